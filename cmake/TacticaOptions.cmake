@@ -1,0 +1,26 @@
+# tactica_options: the common interface target every project target links.
+# C++20, warnings on, optional sanitizers; nothing is set globally.
+add_library(tactica_options INTERFACE)
+add_library(tactica::options ALIAS tactica_options)
+target_compile_features(tactica_options INTERFACE cxx_std_20)
+target_compile_options(tactica_options INTERFACE -Wall -Wextra)
+target_compile_definitions(tactica_options INTERFACE BOOST_DLL_USE_STD_FS)
+if(TACTICA_SANITIZE)
+  target_compile_options(tactica_options INTERFACE
+    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  target_link_options(tactica_options INTERFACE -fsanitize=address,undefined)
+endif()
+
+# tactica_add_plugin(NAME SOURCES...): libtactica_<name>.so in build/<preset>/plugins,
+# hidden visibility except the Boost.DLL exports.
+function(tactica_add_plugin name)
+  add_library(tactica_${name} MODULE ${ARGN})
+  target_link_libraries(tactica_${name} PRIVATE tactica::core tactica::options)
+  set_target_properties(tactica_${name} PROPERTIES
+    PREFIX "lib"
+    OUTPUT_NAME tactica_${name}
+    LIBRARY_OUTPUT_DIRECTORY ${TACTICA_PLUGIN_OUTPUT_DIR}
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON)
+  set_property(GLOBAL APPEND PROPERTY TACTICA_PLUGINS tactica_${name})
+endfunction()

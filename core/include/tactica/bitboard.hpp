@@ -1,0 +1,68 @@
+// bitboard.hpp — 128-bit cell sets and the primitives both games build on.
+// Standard library only (plus GCC/Clang's unsigned __int128): this header goes into submissions.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+namespace tactica {
+
+using u128 = unsigned __int128;
+
+constexpr u128 bit128(int i) { return u128{1} << i; }
+
+constexpr int popcount(u128 s) {
+  return std::popcount(static_cast<std::uint64_t>(s)) +
+         std::popcount(static_cast<std::uint64_t>(s >> 64));
+}
+
+// Index of the lowest set bit; s must be non-zero.
+constexpr int lowest_bit(u128 s) {
+  const auto lo = static_cast<std::uint64_t>(s);
+  return lo ? std::countr_zero(lo) : 64 + std::countr_zero(static_cast<std::uint64_t>(s >> 64));
+}
+
+// Removes and returns the index of the lowest set bit; s must be non-zero.
+constexpr int pop_lowest(u128& s) {
+  const int i = lowest_bit(s);
+  s &= s - 1;
+  return i;
+}
+
+// Grid-shaped flood fill: the cells of `within` 4-connected to `seed`.
+// `Stride` is the distance between vertically adjacent cells; horizontal neighbours are one bit
+// apart. Layouts keep a guard bit between lanes that is never in `within`, so plain shifts
+// cannot wrap from one lane into the next.
+template <int Stride>
+constexpr u128 flood_fill(u128 seed, u128 within) {
+  u128 g = seed & within;
+  for (;;) {
+    const u128 next = (g | (g << 1) | (g >> 1) | (g << Stride) | (g >> Stride)) & within;
+    if (next == g) return g;
+    g = next;
+  }
+}
+
+// The 4-neighbours of every cell of s (not clipped to any board; the caller masks).
+template <int Stride>
+constexpr u128 neighbours(u128 s) {
+  return (s << 1) | (s >> 1) | (s << Stride) | (s >> Stride);
+}
+
+// Iterates the set bits of a u128: for (int i : bits(s)).
+struct BitIter {
+  u128 s;
+  constexpr int operator*() const { return lowest_bit(s); }
+  constexpr BitIter& operator++() {
+    s &= s - 1;
+    return *this;
+  }
+  constexpr bool operator!=(const BitIter& o) const { return s != o.s; }
+};
+struct bits {
+  u128 s;
+  constexpr BitIter begin() const { return {s}; }
+  constexpr BitIter end() const { return {0}; }
+};
+
+}  // namespace tactica
