@@ -11,16 +11,25 @@ if(TACTICA_SANITIZE)
   target_link_options(tactica_options INTERFACE -fsanitize=address,undefined)
 endif()
 
-# tactica_add_plugin(NAME SOURCES...): libtactica_<name>.so in build/<preset>/plugins,
-# hidden visibility except the Boost.DLL exports.
+# tactica_add_plugin(NAME SOURCES impl.cpp... EXPORT plugin.cpp)
+#   tactica_<name>_impl: the strategy as a static library (PIC), for static links, the arena
+#                        and fuse; tactica_<name>: the module build/<preset>/plugins/libtactica_<name>.so,
+#                        hidden visibility except the Boost.DLL exports in plugin.cpp.
 function(tactica_add_plugin name)
-  add_library(tactica_${name} MODULE ${ARGN})
-  target_link_libraries(tactica_${name} PRIVATE tactica::core tactica::options)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "EXPORT" "SOURCES")
+  add_library(tactica_${name}_impl STATIC ${arg_SOURCES})
+  target_link_libraries(tactica_${name}_impl PUBLIC tactica::core tactica::options)
+  target_include_directories(tactica_${name}_impl PUBLIC ${PROJECT_SOURCE_DIR}/plugins)
+  set_target_properties(tactica_${name}_impl PROPERTIES
+    POSITION_INDEPENDENT_CODE ON CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+
+  add_library(tactica_${name} MODULE ${arg_EXPORT})
+  target_link_libraries(tactica_${name} PRIVATE tactica_${name}_impl tactica::plugin_export)
   set_target_properties(tactica_${name} PROPERTIES
     PREFIX "lib"
     OUTPUT_NAME tactica_${name}
     LIBRARY_OUTPUT_DIRECTORY ${TACTICA_PLUGIN_OUTPUT_DIR}
     CXX_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON)
-  set_property(GLOBAL APPEND PROPERTY TACTICA_PLUGINS tactica_${name})
+  set_property(GLOBAL APPEND PROPERTY TACTICA_PLUGINS ${name})
 endfunction()
