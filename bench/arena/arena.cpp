@@ -72,7 +72,8 @@ void set_param(Agent& a, const std::string& kv, GameKind g) {
   const auto eq = kv.find('=');
   if (eq == std::string::npos) die("--set '" + kv + "': expected key=value");
   const auto key = kv.substr(0, eq);
-  const auto& specs = a.plugin->describe().params(g);
+  const PluginInfo info = a.plugin->describe();  // keep it alive: params() returns a reference
+  const auto& specs = info.params(g);
   auto it = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == key; });
   if (it == specs.end()) die("plugin '" + a.name + "' has no parameter '" + key + "'");
   double v = 0;
