@@ -1,0 +1,187 @@
+// hanpang_eval.hpp — board potential for Hanpang, shared by the beam, expectimax and mcts plugins.
+//
+// What makes points: k^2 rewards huge groups, but every action adds a row of 8 tiles, so the board
+// only stays level if moves remove 8 tiles on average. The plan the evaluation rewards: keep the
+// board safe but not empty, grow one or two giant same-coloured masses, cash them when big, and
+// cash everything before action 200 (unplayed mass is then worth nothing). Hence the terms:
+//   - score so far (exact points);
+//   - group potential: sum of k^2 over groups of size >= 2 (what cashing could pay), scaled;
+//   - near-connections: same colour two cells apart vertically or horizontally with one other
+//     tile between (one removal would join them);
+//   - fragmentation: the number of groups and of single tiles (each costs a move to clear);
+//   - height: tiles on the board, and a steep danger term for columns near the top;
+//   - the horizon: with few actions left, only the r largest groups can still be cashed.
+// Everything works on hanpang::State bitboards; no allocation. Header-only, standard library only.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "tactica/hanpang.hpp"
+#include "tactica/rng.hpp"
+
+namespace tactica::plugins::common {
+
+// Weights of the board evaluation. Defaults are the best values measured with the beam plugin
+// (docs/STRATEGIES.md); every field is a weight in points (k^2 units) per unit of its feature.
+struct HanpangWeights {
+  double group_sq = 0.6;        // per k^2 of every group with k >= 2
+  double group_lin = 0.0;       // per tile in groups with k >= 2
+  double singleton = -1.5;      // per isolated tile
+  double group = -1.0;          // per group (any size)
+  double vgap = 2.0;            // same colour at heights h and h+2, another colour at h+1
+  double hgap = 1.0;            // same colour in columns c and c+2 at one height, other between
+  double tile = -0.5;           // per tile on the board
+  double danger = -40.0;        // per (height - danger_from)^2, summed over columns
+  int danger_from = 10;         // column height where danger starts
+  double overflow = -1.0e6;     // a board that ended by overflow (dead before action 200)
+  int endgame = 12;             // with r <= endgame actions left, only the r largest groups count
+};
+
+// Features of one board, computed in one pass over its groups.
+struct HanpangFeatures {
+  int tiles = 0;
+  int groups = 0;
+  int singletons = 0;
+  int max_group = 0;
+  int max_height = 0;
+  std::int64_t sum_sq = 0;  // sum of k^2 over groups with k >= 2
+  int in_groups = 0;        // tiles in groups with k >= 2
+  int vgaps = 0;
+  int hgaps = 0;
+  int danger = 0;           // sum over columns of max(0, h - danger_from)^2
+};
+
+namespace detail {
+
+inline constexpr u128 kHeightsBelow(int top) {  // heights 0..top-1 of every column
+  u128 m = 0;
+  for (int c = 0; c < hanpang::kCols; ++c) m |= (u128{(1u << top) - 1}) << (c * hanpang::kLane);
+  return m;
+}
+inline constexpr u128 kLow13 = kHeightsBelow(hanpang::kRows - 2);  // a cell two above exists
+
+}  // namespace detail
+
+// Column heights of a state (gravity keeps each column a run of low bits).
+inline void column_heights(const hanpang::State& s, std::array<int, hanpang::kCols>& h) {
+  const u128 occ = s.occupied();
+  for (int c = 0; c < hanpang::kCols; ++c)
+    h[c] = std::popcount(static_cast<std::uint32_t>(occ >> (c * hanpang::kLane)) & 0x7FFFu);
+}
+
+// All features of s. `sizes` (optional, capacity 120) receives every group size, for the horizon.
+inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* sizes = nullptr,
+                                int* nsizes = nullptr) {
+  using namespace hanpang;
+  HanpangFeatures f;
+  const u128 occ = s.occupied();
+  f.tiles = popcount(occ);
+  int ns = 0;
+  for (int k = 0; k < kColours; ++k) {
+    const u128 p = s.planes[k];
+    const u128 others = occ & ~p;
+    u128 rest = p & neighbours<kLane>(p);
+    const int singles = popcount(p & ~rest);
+    f.singletons += singles;
+    f.groups += singles;
+    if (sizes)
+      for (int i = 0; i < singles; ++i) sizes[ns++] = 1;
+    while (rest) {
+      const u128 g = flood_fill<kLane>(bit128(lowest_bit(rest)), rest);
+      rest &= ~g;
+      const int n = popcount(g);
+      ++f.groups;
+      f.sum_sq += n * n;
+      f.in_groups += n;
+      f.max_group = std::max(f.max_group, n);
+      if (sizes) sizes[ns++] = n;
+    }
+    // Same colour two apart with another colour's tile between (occupied, so gravity-stable).
+    f.vgaps += popcount(p & (p >> 2) & (others >> 1) & detail::kLow13);
+    f.hgaps += popcount(p & (p >> (2 * kLane)) & (others >> kLane));
+  }
+  if (f.max_group == 0 && f.tiles) f.max_group = 1;
+  for (int c = 0; c < kCols; ++c) {
+    const int h = std::popcount(static_cast<std::uint32_t>(occ >> (c * kLane)) & 0x7FFFu);
+    f.max_height = std::max(f.max_height, h);
+    if (h > danger_from) f.danger += (h - danger_from) * (h - danger_from);
+  }
+  if (nsizes) *nsizes = ns;
+  return f;
+}
+
+// The value of a decision state (after the row of this turn was pushed, as the strategy sees it):
+// points so far plus the board's potential. Over states get their exact score (overflow before
+// action 200 is penalised so that dying is never preferred to living).
+inline double evaluate(const hanpang::State& s, const HanpangWeights& w) {
+  using namespace hanpang;
+  const double score = static_cast<double>(s.score);
+  if (s.end == End::max_actions) return score;
+  if (s.end == End::overflow) return score + w.overflow;
+  const int left = kMaxActions - s.actions;
+  if (left <= w.endgame) {
+    // Step 1. Few actions left: at most `left` more groups can be cashed, and a cashed group
+    // can still grow by merging, so count the largest `left` groups at full value.
+    std::array<int, kRows * kCols> sizes;
+    int n = 0;
+    const HanpangFeatures f = features(s, w.danger_from, sizes.data(), &n);
+    const int take = std::min(n, left);
+    std::partial_sort(sizes.begin(), sizes.begin() + take, sizes.begin() + n, std::greater<>());
+    double pot = 0;
+    for (int i = 0; i < take; ++i) pot += static_cast<double>(sizes[i]) * sizes[i];
+    // The closer the end, the surer the potential: blend from the general weight to 1.
+    const double t = static_cast<double>(left) / (w.endgame + 1);
+    const double gw = 1.0 * (1 - t) + w.group_sq * t;
+    return score + gw * pot + w.danger * f.danger * t;
+  }
+  const HanpangFeatures f = features(s, w.danger_from);
+  return score + w.group_sq * static_cast<double>(f.sum_sq) + w.group_lin * f.in_groups +
+         w.singleton * f.singletons + w.group * f.groups + w.vgap * f.vgaps + w.hgap * f.hgaps +
+         w.tile * f.tiles + w.danger * f.danger;
+}
+
+// ---- fast playout policies (for MCTS / rollouts) ----------------------------------------------
+
+// Uniformly random among the groups of size >= min_size that do not overflow; failing that any
+// non-overflowing group, failing that the fallback move. kNoCell on an empty board.
+inline int random_safe_move(const hanpang::State& s, Rng& rng, int min_size = 2) {
+  hanpang::GroupList gl;
+  s.groups(gl);
+  int pick[hanpang::kRows * hanpang::kCols];
+  int n = 0, n_safe = 0;
+  int safe[hanpang::kRows * hanpang::kCols];
+  for (const auto& g : gl) {
+    if (s.overflows(g.cells)) continue;
+    safe[n_safe++] = g.rep;
+    if (g.size >= min_size) pick[n++] = g.rep;
+  }
+  if (n) return pick[rng.below(static_cast<std::uint32_t>(n))];
+  if (n_safe) return safe[rng.below(static_cast<std::uint32_t>(n_safe))];
+  return hanpang::fallback_move(s);
+}
+
+// One-ply greedy on the evaluation, without knowing the next row: each candidate is scored on
+// the board after removal with every column lifted by one (the row to come, colour unknown, is
+// left out; its height is counted by `danger` through the lift). Deterministic.
+inline int eval_greedy_move(const hanpang::State& s, const HanpangWeights& w) {
+  using namespace hanpang;
+  GroupList gl;
+  s.groups(gl);
+  int best = fallback_move(s);
+  double best_v = -1e300;
+  for (const auto& g : gl) {
+    State t = s;
+    t.remove(g.cells);
+    if (!t.over()) {
+      // Lift every column as the coming row would, with no tiles in the new bottom row.
+      for (auto& p : t.planes) p = (p << 1) & kValid;
+    }
+    const double v = evaluate(t, w);
+    if (v > best_v) best_v = v, best = g.rep;
+  }
+  return best;
+}
+
+}  // namespace tactica::plugins::common
