@@ -1,0 +1,43 @@
+// The beam plugin's descriptor: parameters and their defaults (the best values measured, see
+// docs/STRATEGIES.md).
+#include "beam/plugin.hpp"
+#include "common/hanpang_eval.hpp"
+
+namespace tactica::plugins::beam {
+
+PluginInfo describe() {
+  const common::HanpangWeights w;
+  PluginInfo info;
+  info.name = "beam";
+  info.version = "1.0.0";
+  info.summary =
+      "beam search on sampled future rows (Hanpang); beam over our moves vs greedy replies "
+      "(Icebreaking)";
+  info.plays_hanpang = info.plays_icebreaking = true;
+  info.hanpang_params = {
+      {"width", ParamType::integer, 24, 1, 2000, "beam width per depth"},
+      {"depth", ParamType::integer, 6, 1, 50, "our moves searched ahead on each sampled future"},
+      {"samples", ParamType::integer, 32, 1, 1000,
+       "most sampled futures per move (fewer when time runs out)"},
+      {"w_group_sq", ParamType::real, w.group_sq, -10, 10, "eval: per k^2 of each group, k >= 2"},
+      {"w_group_lin", ParamType::real, w.group_lin, -100, 100, "eval: per tile in groups, k >= 2"},
+      {"w_singleton", ParamType::real, w.singleton, -100, 100, "eval: per isolated tile"},
+      {"w_group", ParamType::real, w.group, -100, 100, "eval: per group"},
+      {"w_vgap", ParamType::real, w.vgap, -100, 100,
+       "eval: same colour two apart vertically, another between"},
+      {"w_hgap", ParamType::real, w.hgap, -100, 100,
+       "eval: same colour two apart horizontally, another between"},
+      {"w_tile", ParamType::real, w.tile, -100, 100, "eval: per tile on the board"},
+      {"w_danger", ParamType::real, w.danger, -10000, 0,
+       "eval: per squared height above danger_from, per column"},
+      {"danger_from", ParamType::integer, double(w.danger_from), 0, 15, "eval: where danger starts"},
+      {"endgame", ParamType::integer, double(w.endgame), 0, 200,
+       "eval: with this many actions left or fewer, only the largest groups still count"}};
+  info.icebreaking_params = {
+      {"width", ParamType::integer, 64, 1, 100000, "first beam width (doubled while time allows)"},
+      {"max_width", ParamType::integer, 4096, 1, 100000, "widest beam"},
+      {"depth", ParamType::integer, 40, 1, 40, "our moves searched ahead"}};
+  return info;
+}
+
+}  // namespace tactica::plugins::beam

@@ -1,0 +1,240 @@
+// Hanpang beam search over sampled future rows.
+//
+// Each turn: draw `samples` futures (sequences of `depth` random rows), and for each one run a
+// beam search over our own moves on that future: every node of the beam is expanded by all of
+// its groups, the child gets the sample's next row, and the `width` best children (by the board
+// evaluation of common/hanpang_eval.hpp, duplicates removed) form the next beam. A root move's
+// value in a sample is its best leaf; a root move with no leaf left gets the sample's worst leaf.
+// The move played has the best sum over the samples. Samples run one after another until the
+// soft deadline (or the node budget) and the published move is refreshed after each one.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "beam/plugin.hpp"
+#include "common/hanpang_eval.hpp"
+
+namespace tactica::plugins::beam {
+namespace {
+
+using namespace tactica::hanpang;
+using common::HanpangWeights;
+
+struct Config {
+  int width = 24;
+  int depth = 6;
+  int max_samples = 32;
+  HanpangWeights w;
+};
+
+struct Node {
+  State st;
+  double value;
+  std::uint64_t hash;
+  int root;  // index of the root move this node descends from
+};
+
+std::uint64_t hash_state(const State& s) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+  for (const u128& p : s.planes) {
+    h ^= static_cast<std::uint64_t>(p) + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h ^= static_cast<std::uint64_t>(p >> 64) + 0x7F4A7C159E3779B9ULL + (h << 6) + (h >> 2);
+  }
+  return h * 0xBF58476D1CE4E5B9ULL;
+}
+
+class BeamHanpang final : public HanpangStrategy {
+ public:
+  explicit BeamHanpang(const Config& c) : cfg_(c) {
+    const int cap = cfg_.width * kRows * kCols + kRows * kCols;
+    cur_.resize(cap);
+    next_.resize(cap);
+    order_.resize(cap);
+    seen_.resize(table_size());
+    root_best_.resize(kRows * kCols);
+    root_sum_.resize(kRows * kCols);
+  }
+
+  void new_game(std::uint64_t seed) override {
+    seed_ = seed;
+    stats_ = {};
+  }
+
+  int choose(const State& s, const SearchLimits& limits, BestMove& best) override {
+    stats_ = {};
+    const int fallback = fallback_move(s);
+    best.publish(fallback);
+    GroupList roots;
+    s.groups(roots);
+    nroots_ = roots.size();
+    if (nroots_ <= 1) return fallback;
+    roots_ = &roots;
+    limits_ = &limits;
+    nodes_ = 0;
+    aborted_ = false;
+    std::fill(root_sum_.begin(), root_sum_.begin() + nroots_, 0.0);
+
+    Rng rng(seed_ * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(s.actions) * 7919 + 1);
+    const int depth = std::max(1, std::min(cfg_.depth, kMaxActions - s.actions));
+    int done = 0;
+    int chosen = fallback;
+    for (int k = 0; k < cfg_.max_samples; ++k) {
+      // Start another sample only if it should end before the soft deadline.
+      if (k > 0 && !limits.deadline.unlimited()) {
+        const double f = limits.deadline.soft_fraction();
+        if (f * (k + 1) / k > 1.0) break;
+      }
+      if (limits.node_budget && nodes_ >= limits.node_budget) break;
+      Row rows[kMaxActions];
+      for (int d = 0; d < depth; ++d) rows[d] = Row::random(rng);
+      if (!run_sample(s, rows, depth)) break;
+      for (int i = 0; i < nroots_; ++i) root_sum_[i] += root_best_[i];
+      ++done;
+      int bi = 0;
+      for (int i = 1; i < nroots_; ++i)
+        if (root_sum_[i] > root_sum_[bi]) bi = i;
+      chosen = roots[bi].rep;
+      best.publish(chosen);
+      stats_.value = root_sum_[bi] / done;
+    }
+    stats_.depth = done;
+    stats_.nodes = nodes_;
+    roots_ = nullptr;
+    limits_ = nullptr;
+    return chosen;
+  }
+
+  SearchStats stats() const override { return stats_; }
+
+ private:
+  std::size_t table_size() const {
+    std::size_t n = 64;
+    while (n < static_cast<std::size_t>(cfg_.width) * 4) n <<= 1;
+    return n;
+  }
+
+  // True once the search must stop now (hard deadline or node budget); checked every 256 nodes.
+  bool must_stop() {
+    if ((nodes_ & 255) != 0) return false;
+    if (limits_->node_budget && nodes_ >= limits_->node_budget) return aborted_ = true;
+    if (limits_->deadline.hard_expired()) return aborted_ = true;
+    return false;
+  }
+
+  // Expands `from` (count n) into next_ with row `row`; returns the number of children.
+  int expand(const Node* from, int n, const Row& row, bool first) {
+    int m = 0;
+    GroupList gl;
+    for (int i = 0; i < n; ++i) {
+      const Node& par = from[i];
+      if (par.st.over()) {  // finished lines stay in the beam with their exact value
+        next_[m++] = par;
+        continue;
+      }
+      const GroupList* g;
+      if (first) {
+        g = roots_;
+      } else {
+        par.st.groups(gl);
+        g = &gl;
+      }
+      for (int j = 0; j < g->size(); ++j) {
+        Node& ch = next_[m++];
+        ch.st = par.st;
+        ch.st.remove((*g)[j].cells);
+        if (!ch.st.over()) ch.st.push_row(row);
+        ch.value = common::evaluate(ch.st, cfg_.w);
+        ch.root = first ? j : par.root;
+        ++nodes_;
+        if (must_stop()) return -1;
+      }
+    }
+    return m;
+  }
+
+  // Keeps the best `width` distinct children of next_ in cur_; returns how many.
+  int select(int m) {
+    for (int i = 0; i < m; ++i) order_[i] = i;
+    const int keep = std::min(m, cfg_.width * 2);
+    std::partial_sort(order_.begin(), order_.begin() + keep, order_.begin() + m,
+                      [&](int a, int b) { return next_[a].value > next_[b].value; });
+    std::fill(seen_.begin(), seen_.end(), 0);
+    const std::size_t mask = seen_.size() - 1;
+    int n = 0;
+    for (int i = 0; i < keep && n < cfg_.width; ++i) {
+      Node& c = next_[order_[i]];
+      c.hash = hash_state(c.st) | 1;
+      std::size_t slot = c.hash & mask;
+      bool dup = false;
+      while (seen_[slot]) {
+        if (seen_[slot] == c.hash) {
+          dup = true;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+      if (dup) continue;
+      seen_[slot] = c.hash;
+      cur_[n++] = c;
+    }
+    return n;
+  }
+
+  // One determinization: fills root_best_. False if stopped before it finished.
+  bool run_sample(const State& s, const Row* rows, int depth) {
+    Node root{s, 0.0, 0, -1};
+    int m = expand(&root, 1, rows[0], true);
+    if (m < 0) return false;
+    int n = select(m);
+    for (int d = 1; d < depth; ++d) {
+      // Copy the beam aside: expand reads cur_ and writes next_.
+      m = expand(cur_.data(), n, rows[d], false);
+      if (m < 0) return false;
+      n = select(m);
+    }
+    double worst = 1e300;
+    for (int i = 0; i < n; ++i) worst = std::min(worst, cur_[i].value);
+    for (int i = 0; i < nroots_; ++i) root_best_[i] = -1e300;
+    for (int i = 0; i < n; ++i)
+      root_best_[cur_[i].root] = std::max(root_best_[cur_[i].root], cur_[i].value);
+    for (int i = 0; i < nroots_; ++i)
+      if (root_best_[i] == -1e300) root_best_[i] = worst - 1.0;
+    return true;
+  }
+
+  Config cfg_;
+  std::uint64_t seed_ = 0;
+  std::vector<Node> cur_, next_;
+  std::vector<int> order_;
+  std::vector<std::uint64_t> seen_;
+  std::vector<double> root_best_, root_sum_;
+  const GroupList* roots_ = nullptr;
+  const SearchLimits* limits_ = nullptr;
+  int nroots_ = 0;
+  std::uint64_t nodes_ = 0;
+  bool aborted_ = false;
+  SearchStats stats_;
+};
+
+}  // namespace
+
+std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
+  Config c;
+  c.width = static_cast<int>(p.integer("width"));
+  c.depth = static_cast<int>(p.integer("depth"));
+  c.max_samples = static_cast<int>(p.integer("samples"));
+  c.w.group_sq = p.real("w_group_sq");
+  c.w.group_lin = p.real("w_group_lin");
+  c.w.singleton = p.real("w_singleton");
+  c.w.group = p.real("w_group");
+  c.w.vgap = p.real("w_vgap");
+  c.w.hgap = p.real("w_hgap");
+  c.w.tile = p.real("w_tile");
+  c.w.danger = p.real("w_danger");
+  c.w.danger_from = static_cast<int>(p.integer("danger_from"));
+  c.w.endgame = static_cast<int>(p.integer("endgame"));
+  return std::make_unique<BeamHanpang>(c);
+}
+
+}  // namespace tactica::plugins::beam

@@ -1,0 +1,172 @@
+// Icebreaking beam search: our move sequences, the opponent's replies predicted by greedy.
+//
+// A node is the position after one of our moves and the opponent's predicted reply (the largest
+// immediate gain, chain captures included; ties to the lowest cell). Every node is expanded by
+// all of our moves, and the `width` best children by the score difference (our view) form the
+// next beam, until the game ends or `depth` of our moves. A root move's value is its best leaf.
+// Iterative widening: the search runs again with a doubled width while the soft deadline allows,
+// and publishes its move after each complete pass.
+#include <algorithm>
+#include <vector>
+
+#include "beam/plugin.hpp"
+
+namespace tactica::plugins::beam {
+namespace {
+
+using namespace tactica::icebreaking;
+
+struct Config {
+  int width = 64;
+  int max_width = 4096;
+  int depth = 40;
+};
+
+struct Node {
+  Position pos;
+  int value;
+  int root;
+};
+
+// The cell with the largest immediate gain for the side to move (lowest cell on ties).
+int greedy_reply(const Board& b, const Position& p) {
+  int best = kNoCell, best_gain = -1000;
+  for (u128 s = p.ice; s;) {
+    const int c = pop_lowest(s);
+    const int gain = b.score[c] + b.sum(p.captures(c));
+    if (gain > best_gain) best_gain = gain, best = c;
+  }
+  return best;
+}
+
+class BeamIcebreaking final : public IcebreakingStrategy {
+ public:
+  explicit BeamIcebreaking(const Config& c) : cfg_(c) {}
+
+  void new_game(const Board&, Player me, std::uint64_t) override { me_ = me; }
+
+  int choose(const Board& b, const Position& pos, const SearchLimits& limits,
+             BestMove& best) override {
+    stats_ = {};
+    me_ = pos.to_move;
+    MoveList ml;
+    pos.moves(ml);
+    if (ml.size() == 0) return kNoCell;
+    int chosen = greedy_reply(b, pos);
+    best.publish(chosen);
+    if (ml.size() == 1) return chosen;
+    limits_ = &limits;
+    nodes_ = 0;
+    std::uint64_t last_pass = 0;
+    for (int width = std::min(cfg_.width, cfg_.max_width); width <= cfg_.max_width; width *= 2) {
+      ensure_capacity(width);
+      int move = kNoCell, value = 0;
+      const std::uint64_t before = nodes_;
+      if (!search(b, pos, ml, width, move, value)) break;
+      const std::uint64_t pass = nodes_ - before;
+      chosen = move;
+      best.publish(chosen);
+      stats_.value = value;
+      stats_.depth = width;
+      // Stop widening when the next pass (about twice this one) would overrun the soft limit.
+      if (limits.node_budget && nodes_ * 3 > limits.node_budget) break;
+      if (!limits.deadline.unlimited() && limits.deadline.soft_fraction() * 3 > 1.0) break;
+      if (limits.deadline.unlimited() && !limits.node_budget && width >= cfg_.width) break;
+      if (pass == last_pass) break;  // the beam held every line: a wider one changes nothing
+      last_pass = pass;
+    }
+    stats_.nodes = nodes_;
+    return chosen;
+  }
+
+  SearchStats stats() const override { return stats_; }
+
+ private:
+  void ensure_capacity(int width) {
+    const std::size_t cap = static_cast<std::size_t>(width) * kIce + kIce;
+    if (cur_.size() < cap) {
+      cur_.resize(cap);
+      next_.resize(cap);
+      order_.resize(cap);
+    }
+  }
+
+  bool must_stop() {
+    if ((nodes_ & 255) != 0) return false;
+    if (limits_->node_budget && nodes_ >= limits_->node_budget) return true;
+    return limits_->deadline.hard_expired();
+  }
+
+  int value_of(const Position& p) const { return p.total[me_] - p.total[other(me_)]; }
+
+  // One pass with the given width; false if stopped before it finished.
+  bool search(const Board& b, const Position& pos, const MoveList& ml, int width, int& move,
+              int& value) {
+    int n = 1;
+    cur_[0] = Node{pos, value_of(pos), -1};
+    bool first = true;
+    for (int d = 0; d < cfg_.depth; ++d) {
+      int m = 0;
+      bool any_open = false;
+      for (int i = 0; i < n; ++i) {
+        const Node& par = cur_[i];
+        if (par.pos.over()) {
+          next_[m++] = par;
+          continue;
+        }
+        any_open = true;
+        for (u128 s = par.pos.ice; s;) {
+          const int c = pop_lowest(s);
+          Node& ch = next_[m++];
+          ch.pos = par.pos;
+          ch.pos.play(b, c);
+          if (!ch.pos.over()) ch.pos.play(b, greedy_reply(b, ch.pos));
+          ch.value = value_of(ch.pos);
+          ch.root = first ? c : par.root;
+          ++nodes_;
+          if (must_stop()) return false;
+        }
+      }
+      if (!any_open) break;
+      first = false;
+      for (int i = 0; i < m; ++i) order_[i] = i;
+      const int keep = std::min(m, width);
+      // Ties by index keep the pass deterministic whatever the sort does.
+      std::partial_sort(order_.begin(), order_.begin() + keep, order_.begin() + m, [&](int x, int y) {
+        return next_[x].value != next_[y].value ? next_[x].value > next_[y].value : x < y;
+      });
+      for (int i = 0; i < keep; ++i) cur_[i] = next_[order_[i]];
+      n = keep;
+    }
+    // The best leaf; ties to the lowest root cell.
+    int bi = 0;
+    for (int i = 1; i < n; ++i)
+      if (cur_[i].value > cur_[bi].value ||
+          (cur_[i].value == cur_[bi].value && cur_[i].root < cur_[bi].root))
+        bi = i;
+    move = cur_[bi].root;
+    value = cur_[bi].value;
+    (void)ml;
+    return move != kNoCell;
+  }
+
+  Config cfg_;
+  Player me_ = A;
+  std::vector<Node> cur_, next_;
+  std::vector<int> order_;
+  const SearchLimits* limits_ = nullptr;
+  std::uint64_t nodes_ = 0;
+  SearchStats stats_;
+};
+
+}  // namespace
+
+std::unique_ptr<IcebreakingStrategy> make_icebreaking(const Params& p) {
+  Config c;
+  c.width = static_cast<int>(p.integer("width"));
+  c.max_width = std::max(c.width, static_cast<int>(p.integer("max_width")));
+  c.depth = static_cast<int>(p.integer("depth"));
+  return std::make_unique<BeamIcebreaking>(c);
+}
+
+}  // namespace tactica::plugins::beam

@@ -1,0 +1,18 @@
+// beam — beam search for both games (issue 4).
+//   Hanpang: beam search over our own moves on sampled future rows (several determinizations,
+//   each searched by beam; the first move chosen by the average of the samples' best leaves).
+//   Icebreaking: beam search over our move sequences, the opponent's replies predicted by the
+//   greedy policy, re-searched every turn.
+#pragma once
+
+#include <memory>
+
+#include "tactica/strategy.hpp"
+
+namespace tactica::plugins::beam {
+
+PluginInfo describe();
+std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p);
+std::unique_ptr<IcebreakingStrategy> make_icebreaking(const Params& p);
+
+}  // namespace tactica::plugins::beam
