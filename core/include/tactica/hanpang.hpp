@@ -278,7 +278,8 @@ inline int fallback_move(const State& s) {
   bool best_safe = false;
   for (const Group& g : gl) {
     const bool safe = !s.overflows(g.cells);
-    if ((safe && !best_safe) || (safe == best_safe && g.size > best_size)) {
+    if ((safe && !best_safe) ||
+        (safe == best_safe && (g.size > best_size || (g.size == best_size && g.rep < best)))) {
       best = g.rep, best_size = g.size, best_safe = safe;
     }
   }

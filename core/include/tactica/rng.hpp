@@ -24,6 +24,15 @@ class Rng {
     for (auto& w : s_) w = splitmix64(x);
   }
 
+  // A generator with the given raw state (not all zero), for checking against published
+  // xoshiro256** test vectors.
+  static constexpr Rng from_state(std::uint64_t s0, std::uint64_t s1, std::uint64_t s2,
+                                  std::uint64_t s3) {
+    Rng r;
+    r.s_[0] = s0, r.s_[1] = s1, r.s_[2] = s2, r.s_[3] = s3;
+    return r;
+  }
+
   constexpr std::uint64_t next() {
     const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
     const std::uint64_t t = s_[1] << 17;
