@@ -1,0 +1,243 @@
+// Hanpang over many seeded games: the bitboard engine against the reference game at every move
+// (differential), and the conservation invariants over 10,000 random games.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "rules_helpers.hpp"
+#include "tactica/hanpang.hpp"
+
+namespace {
+
+using namespace tactica;
+using namespace tactica::hanpang;
+using RefGroups = std::vector<std::vector<ref::hanpang::Cell>>;
+
+// How a test game picks its move among the listed groups.
+enum class Policy {
+  uniform,    // a group uniformly at random
+  greedy,     // mostly the largest group that does not overflow, sometimes a random one
+  lookahead,  // two plies deep, peeking at the next row: survives to the 200-action end
+};
+
+// Lowest (tiles, height) two plies ahead, knowing the next row. A test device only: a real
+// agent does not see the next row. Returns an index into `gl`.
+int lookahead_choice(const State& s, const GroupList& gl, const Row& next) {
+  int best = 0;
+  long best_value = 0;
+  GroupList second;
+  for (int i = 0; i < gl.size(); ++i) {
+    State t = s;
+    t.remove(gl[i].cells);
+    long value;
+    if (t.end == End::overflow) {
+      value = 1L << 40;
+    } else if (t.over()) {
+      value = 0;
+    } else {
+      t.push_row(next);
+      t.groups(second);
+      value = 1L << 39;
+      for (const Group& h : second) {
+        State u = t;
+        u.remove(h.cells);
+        const long v = u.end == End::overflow
+                           ? (1L << 38)
+                           : u.tiles() * 4L + u.max_height() * 8L - h.size * h.size / 8;
+        value = std::min(value, v);
+      }
+    }
+    if (i == 0 || value < best_value) best = i, best_value = value;
+  }
+  return best;
+}
+
+int choose(Policy policy, const State& s, const GroupList& gl, const RowSource& rows, Rng& rng) {
+  const auto n = static_cast<std::uint32_t>(gl.size());
+  switch (policy) {
+    case Policy::uniform: return static_cast<int>(rng.below(n));
+    case Policy::greedy: {
+      if (rng.below(10) < 3) return static_cast<int>(rng.below(n));
+      const int c = fallback_move(s);
+      for (int i = 0; i < gl.size(); ++i)
+        if (gl[i].cells & bit128(c)) return i;
+      FAIL("fallback_move chose a cell of no listed group");
+      return 0;
+    }
+    case Policy::lookahead: {
+      RowSource peek = rows;
+      return lookahead_choice(s, gl, peek.next());
+    }
+  }
+  return 0;
+}
+
+void check_same(const State& s, const ref::hanpang::Game& g) {
+  REQUIRE(s.planes == test::planes_of(g));
+  REQUIRE(s.to_text() == g.text());
+  REQUIRE(s.score == g.score);
+  REQUIRE(s.actions == g.actions);
+  REQUIRE(s.end == test::to_engine_end(g.ending));
+  REQUIRE(s.tiles() == g.tiles());
+}
+
+// The engine's groups, each checked for consistency, as sorted reference cell lists.
+RefGroups engine_groups(const State& s, const GroupList& gl) {
+  RefGroups out;
+  u128 covered = 0;
+  for (const Group& grp : gl) {
+    REQUIRE(grp.cells != 0);
+    REQUIRE((grp.cells & covered) == 0);
+    covered |= grp.cells;
+    REQUIRE(grp.size == popcount(grp.cells));
+    REQUIRE(grp.rep == lowest_bit(grp.cells));
+    REQUIRE(grp.colour >= 1);
+    REQUIRE(grp.colour <= 3);
+    REQUIRE((grp.cells & ~s.planes[grp.colour - 1]) == 0);
+    out.push_back(test::ref_cells(grp.cells));
+  }
+  REQUIRE(covered == s.occupied());
+  REQUIRE(s.group_count() == gl.size());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct Tally {
+  int games = 0, moves = 0, overflow = 0, max_actions = 0;
+};
+
+void differential_game(std::uint64_t seed, Policy policy, Rng& rng, Tally& tally) {
+  CAPTURE(seed);
+  RowSource rows(seed);
+  State s;
+  ref::hanpang::Game g;
+  const Row first = rows.next();
+  s.push_row(first);
+  g.push_row(test::colours_of(first));
+  check_same(s, g);
+  GroupList gl;
+  while (!s.over()) {
+    CAPTURE(s.actions);
+    // The legal moves: the same set of groups.
+    s.groups(gl);
+    RefGroups mine = engine_groups(s, gl);
+    RefGroups theirs = g.groups();
+    std::sort(theirs.begin(), theirs.end());
+    REQUIRE(mine == theirs);
+    // The chosen move, on both; alternately through play(cell) and remove(cells).
+    const Group& grp = gl[choose(policy, s, gl, rows, rng)];
+    const bool predicted = s.overflows(grp.cells) && s.actions + 1 < kMaxActions;
+    // Any cell of a group selects it: alternately its representative and another member.
+    const u128 others = grp.cells & (grp.cells - 1);
+    const int chosen = (s.actions % 2 && others) ? lowest_bit(others) : grp.rep;
+    REQUIRE(s.group_at(chosen) == grp.cells);
+    const int points = (s.actions % 3 == 0) ? s.remove(grp.cells) : s.play(chosen);
+    const auto rc = test::to_ref_cell(chosen);
+    REQUIRE(g.play(rc.row, rc.col) == points);
+    REQUIRE(points == grp.size * grp.size);
+    REQUIRE(predicted == (s.end == End::overflow));
+    check_same(s, g);
+    ++tally.moves;
+    if (s.over()) break;
+    const Row next = rows.next();
+    REQUIRE(s.push_row(next));
+    g.push_row(test::colours_of(next));
+    check_same(s, g);
+  }
+  REQUIRE(g.over());
+  ++tally.games;
+  tally.overflow += s.end == End::overflow;
+  tally.max_actions += s.end == End::max_actions;
+  if (s.end == End::max_actions) REQUIRE(s.actions == kMaxActions);
+}
+
+TEST_CASE("hanpang differential: 2,000 uniformly random games") {
+  Rng rng(101);
+  Tally t;
+  for (std::uint64_t seed = 1; seed <= 2000; ++seed) differential_game(seed, Policy::uniform, rng, t);
+  CHECK(t.games == 2000);
+  CHECK(t.overflow == 2000);  // random play never survives 200 actions
+  MESSAGE("uniform: ", t.games, " games, ", t.moves, " moves");
+}
+
+TEST_CASE("hanpang differential: games biased toward large groups") {
+  Rng rng(202);
+  Tally t;
+  for (std::uint64_t seed = 10001; seed <= 10200; ++seed)
+    differential_game(seed, Policy::greedy, rng, t);
+  CHECK(t.moves > 200 * 25);  // these games are longer than random ones
+  MESSAGE("greedy: ", t.games, " games, ", t.moves, " moves");
+}
+
+TEST_CASE("hanpang differential: long games that reach the 200-action end") {
+  Rng rng(303);
+  Tally t;
+  for (std::uint64_t seed = 20001; seed <= 20016; ++seed)
+    differential_game(seed, Policy::lookahead, rng, t);
+  CHECK(t.max_actions >= 6);
+  CHECK(t.overflow >= 1);
+  MESSAGE("lookahead: ", t.games, " games, ", t.moves, " moves, ", t.max_actions,
+          " reached 200 actions");
+}
+
+// Tiles in (8 per row) = tiles removed + tiles on the board; columns packed from the bottom;
+// no bit outside the board; colour planes disjoint; score = sum of k^2.
+void check_invariants(const State& s, long tiles_in, long tiles_removed, std::int64_t squares) {
+  REQUIRE(tiles_in == tiles_removed + s.tiles());
+  REQUIRE(s.score == squares);
+  REQUIRE((s.occupied() & ~kValid) == 0);
+  REQUIRE((s.planes[0] & s.planes[1]) == 0);
+  REQUIRE((s.planes[0] & s.planes[2]) == 0);
+  REQUIRE((s.planes[1] & s.planes[2]) == 0);
+  bool floating = false;  // a tile above an empty cell
+  for (int col = 0; col < kCols; ++col) {
+    bool gap = false;
+    for (int h = 0; h < kRows; ++h) {
+      const bool tile = s.colour_at(cell(col, h)) != 0;
+      floating = floating || (tile && gap);
+      gap = gap || !tile;
+    }
+  }
+  REQUIRE_FALSE(floating);
+}
+
+TEST_CASE("hanpang invariants: 10,000 random games") {
+  Rng rng(404);
+  GroupList gl;
+  long moves = 0;
+  for (std::uint64_t seed = 1; seed <= 10000; ++seed) {
+    CAPTURE(seed);
+    RowSource rows(seed * 7919);
+    State s;
+    long in = 0, removed = 0;
+    std::int64_t squares = 0;
+    s.push_row(rows.next());
+    in += kCols;
+    check_invariants(s, in, removed, squares);
+    const bool biased = seed % 10 == 0;  // some longer games: mostly the largest safe group
+    while (!s.over()) {
+      s.groups(gl);
+      REQUIRE(gl.size() > 0);
+      const int c = biased && rng.below(4) != 0
+                        ? fallback_move(s)
+                        : gl[static_cast<int>(rng.below(static_cast<std::uint32_t>(gl.size())))].rep;
+      const int k = popcount(s.group_at(c));
+      REQUIRE(s.play(c) == k * k);
+      removed += k;
+      squares += static_cast<std::int64_t>(k) * k;
+      ++moves;
+      check_invariants(s, in, removed, squares);
+      if (s.over()) break;
+      REQUIRE(s.push_row(rows.next()));
+      in += kCols;
+      check_invariants(s, in, removed, squares);
+    }
+    // The game ended for a reason the rules give.
+    if (s.end == End::overflow) REQUIRE(s.max_height() == kRows);
+    else REQUIRE(s.actions == kMaxActions);
+  }
+  MESSAGE("invariants: 10000 games, ", moves, " moves");
+}
+
+}  // namespace
