@@ -1,0 +1,95 @@
+// icebreaking_eval.hpp — fast move facts and a static evaluation for Icebreaking searches.
+// Header-only, standard library + core only (it goes into fused submissions).
+//
+// Everything here is a function of the remaining ice set alone: the future of an Icebreaking
+// game depends only on which ice is left (and who moves), so values are "what the side to move
+// will still gain minus what the other side will still gain" — path-independent, which lets a
+// transposition table keep them across moves and games positions.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "tactica/icebreaking.hpp"
+
+namespace tactica::common::ice {
+
+using icebreaking::Board;
+using icebreaking::kStride;
+
+namespace detail {
+
+// For each pattern of the 8 cells around a cell (bit i = ring position i, clockwise from north:
+// N NE E SE S SW W NW), whether the orthogonal neighbours that are ice are all connected to each
+// other through the ring (a diagonal cell joins two orthogonals next to it). If they are, taking
+// the centre cannot split its region: every path through the centre has a detour around it.
+inline constexpr std::array<bool, 256> kLocallyConnected = [] {
+  std::array<bool, 256> t{};
+  for (int m = 0; m < 256; ++m) {
+    const bool orth[4] = {(m & 1) != 0, (m & 4) != 0, (m & 16) != 0, (m & 64) != 0};
+    const bool diag[4] = {(m & 2) != 0, (m & 8) != 0, (m & 32) != 0, (m & 128) != 0};  // NE SE SW NW
+    int present = 0, joins = 0;
+    for (int i = 0; i < 4; ++i) {
+      present += orth[i];
+      joins += orth[i] && orth[(i + 1) % 4] && diag[i];
+    }
+    const int parts = present == 4 && joins == 4 ? 1 : present - joins;
+    t[m] = parts <= 1;
+  }
+  return t;
+}();
+
+}  // namespace detail
+
+// The 8-cell ring pattern around cell c in ice (see kLocallyConnected for the bit order).
+inline unsigned ring(u128 ice, int c) {
+  // Shift so that bit (c - 11) lands at bit 0: then NW=0 N=1 NE=2 W=10 E=12 SW=20 S=21 SE=22.
+  const auto w = static_cast<std::uint32_t>((ice << 11) >> c);
+  return ((w >> 1) & 1) | (((w >> 2) & 1) << 1) | (((w >> 12) & 1) << 2) | (((w >> 22) & 1) << 3) |
+         (((w >> 21) & 1) << 4) | (((w >> 20) & 1) << 5) | (((w >> 10) & 1) << 6) | ((w & 1) << 7);
+}
+
+// True if taking c cannot split its region (a cheap local test; false means "maybe").
+inline bool cannot_split(u128 ice, int c) { return detail::kLocallyConnected[ring(ice, c)]; }
+
+// What taking c (an ice cell) captures: the same set as Position::captures, but skipping the
+// flood fills whenever the local ring test proves no split.
+inline u128 captures(u128 ice, int c) {
+  if (cannot_split(ice, c)) return 0;
+  const u128 after = ice & ~bit128(c);
+  u128 nb = neighbours<kStride>(bit128(c)) & after;
+  u128 comp[4];
+  int size[4], n = 0, largest = 0;
+  while (nb) {
+    const u128 g = flood_fill<kStride>(bit128(lowest_bit(nb)), after);
+    nb &= ~g;
+    comp[n] = g;
+    size[n] = popcount(g);
+    largest = size[n] > largest ? size[n] : largest;
+    ++n;
+  }
+  u128 cap = 0;
+  for (int i = 0; i < n; ++i)
+    if (size[i] < largest) cap |= comp[i];
+  return cap;
+}
+
+// The value of the "pick from a pool" game over the cells of s: both players take the best cell
+// left in turn (optimal when nothing is ever captured), seen from the side to move. With the
+// cells sorted best first that is v0 - v1 + v2 - ...; only the counts per score are needed.
+inline int alternating_sum(const Board& b, u128 s) {
+  const int n2 = popcount(s & b.plus2), n1 = popcount(s & b.plus1);
+  const int m1 = popcount(s & b.minus1), m2 = popcount(s & b.minus2);
+  const int n0 = popcount(s) - n2 - n1 - m1 - m2;
+  // Each class adds its value once if its count is odd, with the sign of the position where it
+  // starts (even position: the side to move takes it).
+  int v = 0, idx = 0;
+  const int counts[5] = {n2, n1, n0, m1, m2}, values[5] = {2, 1, 0, -1, -2};
+  for (int k = 0; k < 5; ++k) {
+    if (counts[k] & 1) v += (idx & 1) ? -values[k] : values[k];
+    idx += counts[k];
+  }
+  return v;
+}
+
+}  // namespace tactica::common::ice

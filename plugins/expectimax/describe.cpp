@@ -1,0 +1,36 @@
+// The expectimax plugin's descriptor: parameters of both games with their measured defaults.
+#include "expectimax/plugin.hpp"
+
+namespace tactica::plugins::expectimax {
+
+PluginInfo describe() {
+  using T = ParamType;
+  PluginInfo info;
+  info.name = "expectimax";
+  info.version = "1.0.0";
+  info.summary =
+      "expectimax over sampled rows (Hanpang); alpha-beta with TT and exact endgame (Icebreaking)";
+  info.plays_hanpang = info.plays_icebreaking = true;
+  info.hanpang_params = {
+      {"depth", T::integer, 3, 1, 6, "our moves searched, the root's included"},
+      {"width", T::integer, 6, 1, 120, "moves expanded below the root at each decision node"},
+      {"root_width", T::integer, 12, 1, 120, "root moves expanded beyond depth 1"},
+      {"samples", T::integer, 4, 1, 32, "sampled next rows per chance node"},
+      {"iter_start", T::real, 0.5, 0.05, 1, "start another depth only before this fraction of the move's soft time"},
+      {"danger", T::real, -40, -1000, 0, "evaluation: per squared height above the danger line, per column"},
+      {"group_sq", T::real, 0.6, 0, 2, "evaluation: per k^2 of every group of two or more"},
+  };
+  info.icebreaking_params = {
+      {"tt_mb", T::integer, 32, 1, 1024, "transposition table size in MiB"},
+      {"qdepth", T::integer, 4, 0, 16, "plies of capture-only quiescence at the horizon"},
+      {"solve_at", T::integer, 16, 0, 72, "search straight to the end with this many ice cells or fewer"},
+      {"aspiration", T::integer, 0, 0, 50, "aspiration window half-width in points (0: full window)"},
+      {"pvs", T::boolean, 1, 0, 1, "principal variation search (null windows after the first move)"},
+      {"iter_start", T::real, 0.6, 0.05, 1, "start another iteration only before this fraction of the move's soft time"},
+      {"w_pool", T::real, 1, 0, 4, "evaluation: weight of the alternating sum of the cells left"},
+      {"w_threat", T::real, 0, -2, 2, "evaluation: weight of the best capture open to the side to move"},
+  };
+  return info;
+}
+
+}  // namespace tactica::plugins::expectimax

@@ -1,0 +1,294 @@
+// Negamax alpha-beta for Icebreaking: iterative deepening, PVS, whole-game transposition table,
+// capture quiescence, and an exact search once few cells remain. See ice_search.hpp.
+#include "expectimax/ice_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "common/icebreaking_eval.hpp"
+
+namespace tactica::plugins::expectimax {
+
+namespace ice = tactica::common::ice;
+using icebreaking::kNoCell;
+
+IceSearch::IceSearch(const IceParams& p) : p_(p), stack_(kMaxPly + 2) {
+  std::uint64_t entries = (static_cast<std::uint64_t>(std::max(1, p.tt_mb)) << 20) / sizeof(TTEntry);
+  std::uint64_t pow2 = 1;
+  while (pow2 * 2 <= entries) pow2 *= 2;
+  tt_.assign(pow2, TTEntry{});
+  tt_mask_ = pow2 - 1;
+  std::uint64_t x = 0x1CEB4EA4ULL;
+  for (auto& z : zob_) z = splitmix64(x);
+  w_pool_ = static_cast<int>(std::lround(p.w_pool * kUnit));
+  w_threat_ = static_cast<int>(std::lround(p.w_threat * kUnit));
+}
+
+void IceSearch::new_game(const icebreaking::Board& b) {
+  board_ = b;
+  std::fill(tt_.begin(), tt_.end(), TTEntry{});
+  history_.fill(0);
+  for (auto& k : killers_) k = {-1, -1};
+  age_ = 0;
+}
+
+std::uint64_t IceSearch::key_of(u128 s) const {
+  std::uint64_t k = 0;
+  for (u128 t = s; t;) k ^= zob_[pop_lowest(t)];
+  return k;
+}
+
+const IceSearch::TTEntry* IceSearch::probe(u128 ice, std::uint64_t key) const {
+  const TTEntry& e = tt_[key & tt_mask_];
+  const auto lo = static_cast<std::uint64_t>(ice);
+  const auto hi = static_cast<std::uint32_t>(ice >> 64);
+  return (e.lo == lo && (e.hi_move & 0x1FFFFFFu) == hi) ? &e : nullptr;
+}
+
+void IceSearch::store(u128 ice, std::uint64_t key, int depth, int value, Bound b, int move) {
+  TTEntry& e = tt_[key & tt_mask_];
+  const auto lo = static_cast<std::uint64_t>(ice);
+  const auto hi = static_cast<std::uint32_t>(ice >> 64);
+  const bool same = e.lo == lo && (e.hi_move & 0x1FFFFFFu) == hi;
+  // Keep a deeper entry of the current search unless this one is for the same set.
+  if (!same && e.age == age_ && (e.depth_bound >> 2) > depth) return;
+  if (same && move < 0) move = static_cast<int>(e.hi_move >> 25) - 1;  // keep the old best move
+  e.lo = lo;
+  e.hi_move = hi | (static_cast<std::uint32_t>(move + 1) << 25);
+  e.value = static_cast<std::int16_t>(value);
+  e.depth_bound = static_cast<std::uint8_t>(std::min(depth, kExactDepth) << 2 | b);
+  e.age = age_;
+}
+
+void IceSearch::check_limits() {
+  if (budget_ && nodes_ >= budget_) stop_ = true;
+  if (deadline_ && deadline_->hard_expired()) stop_ = true;
+}
+
+int IceSearch::evaluate(u128 s) const {
+  int v = w_pool_ * ice::alternating_sum(board_, s);
+  if (w_threat_) {
+    int best = 0;
+    for (u128 t = s; t;) {
+      const int c = pop_lowest(t);
+      if (ice::cannot_split(s, c)) continue;
+      const u128 cap = ice::captures(s, c);
+      if (cap) best = std::max(best, board_.sum(cap));
+    }
+    v += w_threat_ * best;
+  }
+  return v;
+}
+
+// All moves of `ice` with their captures and gains; ordering keys are filled in by the caller.
+int IceSearch::generate(u128 s, Gen* out) const {
+  int n = 0;
+  for (u128 t = s; t;) {
+    const int c = pop_lowest(t);
+    const u128 cap = ice::captures(s, c);
+    const int gain = board_.score[c] + (cap ? board_.sum(cap) : 0);
+    out[n++] = Gen{cap, 0, static_cast<std::int16_t>(gain * kUnit), static_cast<std::int8_t>(c)};
+  }
+  return n;
+}
+
+int IceSearch::qsearch(u128 s, int alpha, int beta, int qd) {
+  if (!s) return 0;
+  if ((++nodes_ & 1023) == 0) check_limits();
+  if (stop_) return 0;
+  const int stand = evaluate(s);
+  if (qd <= 0 || stand >= beta) return stand;
+  int best = stand;
+  if (stand > alpha) alpha = stand;
+  for (u128 t = s; t;) {
+    const int c = pop_lowest(t);
+    if (ice::cannot_split(s, c)) continue;
+    const u128 cap = ice::captures(s, c);
+    if (!cap) continue;
+    const int g = (board_.score[c] + board_.sum(cap)) * kUnit;
+    const int v = g - qsearch(s & ~(cap | bit128(c)), g - beta, g - alpha, qd - 1);
+    if (stop_) return 0;
+    if (v > best) {
+      best = v;
+      if (v > alpha) alpha = v;
+      if (alpha >= beta) break;
+    }
+  }
+  return best;
+}
+
+int IceSearch::negamax(u128 s, std::uint64_t key, int depth, int alpha, int beta, int ply) {
+  if (!s) return 0;
+  if ((++nodes_ & 1023) == 0) check_limits();
+  if (stop_) return 0;
+  const int n = popcount(s);
+  if (n == 1) return board_.score[lowest_bit(s)] * kUnit;
+  if (depth >= n) depth = kExactDepth;
+  if (depth <= 0 || ply >= kMaxPly) return qsearch(s, alpha, beta, p_.qdepth);
+
+  // Step 1. Transposition table.
+  int tt_move = -1;
+  if (const TTEntry* e = probe(s, key)) {
+    tt_move = static_cast<int>(e->hi_move >> 25) - 1;
+    const int d = e->depth_bound >> 2, b = e->depth_bound & 3;
+    if (d >= depth) {
+      const int v = e->value;
+      if (b == kExact || (b == kLower && v >= beta) || (b == kUpper && v <= alpha)) return v;
+    }
+  }
+
+  // Step 2. Moves, ordered: hash move, then gain (captures and big swings), killers, history.
+  Gen* moves = stack_[ply].data();
+  const int count = generate(s, moves);
+  for (int i = 0; i < count; ++i) {
+    Gen& m = moves[i];
+    int k = m.gain * 4096 + history_[m.cell];
+    if (m.cell == tt_move) k = 1 << 30;
+    else if (m.cell == killers_[ply][0]) k += 3000;
+    else if (m.cell == killers_[ply][1]) k += 2000;
+    m.score = k;
+  }
+
+  // Step 3. Principal variation search.
+  const int alpha0 = alpha;
+  int best = -kInf, best_move = -1;
+  for (int i = 0; i < count; ++i) {
+    int j = i;
+    for (int k = i + 1; k < count; ++k)
+      if (moves[k].score > moves[j].score) j = k;
+    std::swap(moves[i], moves[j]);
+    const Gen& m = moves[i];
+    const u128 taken = m.cap | bit128(m.cell);
+    const u128 child = s & ~taken;
+    const std::uint64_t ck = key ^ zob_[m.cell] ^ (m.cap ? key_of(m.cap) : 0);
+    const int g = m.gain;
+    int v;
+    if (i == 0 || !p_.pvs) {
+      v = g - negamax(child, ck, depth - 1, g - beta, g - alpha, ply + 1);
+    } else {
+      v = g - negamax(child, ck, depth - 1, g - alpha - 1, g - alpha, ply + 1);
+      if (v > alpha && v < beta && !stop_)
+        v = g - negamax(child, ck, depth - 1, g - beta, g - alpha, ply + 1);
+    }
+    if (stop_) return 0;
+    if (v > best) {
+      best = v, best_move = m.cell;
+      if (v > alpha) {
+        alpha = v;
+        if (alpha >= beta) {
+          if (m.cap == 0 && killers_[ply][0] != m.cell) {
+            killers_[ply][1] = killers_[ply][0];
+            killers_[ply][0] = m.cell;
+          }
+          int& h = history_[m.cell];
+          h += std::min(depth, 20) * std::min(depth, 20);
+          if (h > 4000)
+            for (auto& x : history_) x /= 2;
+          break;
+        }
+      }
+    }
+  }
+  const Bound b = best <= alpha0 ? kUpper : best >= beta ? kLower : kExact;
+  store(s, key, depth, best, b, best_move);
+  return best;
+}
+
+IceSearch::Result IceSearch::run(u128 s, const SearchLimits& limits, BestMove* publish) {
+  Result r;
+  nodes_ = 0;
+  budget_ = limits.node_budget;
+  deadline_ = &limits.deadline;
+  stop_ = false;
+  ++age_;
+  const int n = popcount(s);
+  if (!n) return r;
+
+  // Root moves, ordered by gain; each iteration moves its best to the front.
+  Gen* moves = stack_[kMaxPly + 1].data();
+  const int count = generate(s, moves);
+  std::stable_sort(moves, moves + count, [](const Gen& a, const Gen& b) { return a.gain > b.gain; });
+  if (const TTEntry* e = probe(s, key_of(s))) {
+    const int tm = static_cast<int>(e->hi_move >> 25) - 1;
+    for (int i = 0; i < count; ++i)
+      if (moves[i].cell == tm) std::rotate(moves, moves + i, moves + i + 1);
+  }
+  r.move = moves[0].cell;
+  if (publish) publish->publish(r.move);
+  if (count == 1) {
+    r.value = moves[0].gain;
+    r.exact = true;
+    return r;
+  }
+
+  const std::uint64_t key = key_of(s);
+  const int first_depth = n <= p_.solve_at ? n : 1;
+  int prev = 0;
+  for (int depth = first_depth; depth <= n; ++depth) {
+    int lo = -kInf, hi = kInf;
+    if (p_.aspiration > 0 && depth > first_depth) {
+      lo = prev - p_.aspiration * kUnit;
+      hi = prev + p_.aspiration * kUnit;
+    }
+    int best = -kInf, best_i = 0;
+    for (;;) {  // aspiration re-searches
+      int alpha = lo;
+      best = -kInf, best_i = 0;
+      for (int i = 0; i < count; ++i) {
+        const Gen& m = moves[i];
+        const u128 child = s & ~(m.cap | bit128(m.cell));
+        const std::uint64_t ck = key ^ zob_[m.cell] ^ (m.cap ? key_of(m.cap) : 0);
+        const int g = m.gain;
+        int v;
+        if (i == 0 || !p_.pvs) {
+          v = g - negamax(child, ck, depth - 1, g - hi, g - alpha, 1);
+        } else {
+          v = g - negamax(child, ck, depth - 1, g - alpha - 1, g - alpha, 1);
+          if (v > alpha && v < hi && !stop_) v = g - negamax(child, ck, depth - 1, g - hi, g - alpha, 1);
+        }
+        if (stop_) break;
+        if (v > best) {
+          best = v, best_i = i;
+          if (v > alpha) alpha = v;
+          // A move that beats the previous best within the iteration is trustworthy.
+          if (i > 0 && depth > first_depth && v > lo && publish) publish->publish(m.cell);
+          if (alpha >= hi) break;
+        }
+      }
+      if (stop_) break;
+      if (best <= lo && lo > -kInf) { lo = -kInf; continue; }
+      if (best >= hi && hi < kInf) { hi = kInf; continue; }
+      break;
+    }
+    if (stop_) {
+      // Keep a move of the unfinished iteration only if it beat the previous best outright.
+      if (best_i > 0 && depth > first_depth) r.move = moves[best_i].cell;
+      break;
+    }
+    std::rotate(moves, moves + best_i, moves + best_i + 1);
+    r.move = moves[0].cell;
+    r.value = prev = best;
+    r.depth = depth;
+    r.exact = depth >= n;
+    if (publish) publish->publish(r.move);
+    if (r.exact) break;
+    if (budget_ && nodes_ >= budget_) break;
+    if (!limits.deadline.unlimited() && limits.deadline.soft_fraction() >= p_.iter_start) break;
+    if (limits.deadline.soft_expired()) break;
+  }
+  r.nodes = nodes_;
+  deadline_ = nullptr;
+  return r;
+}
+
+int IceSearch::exact_value(u128 s) {
+  nodes_ = 0;
+  budget_ = 0;
+  deadline_ = nullptr;
+  stop_ = false;
+  ++age_;
+  return negamax(s, key_of(s), kExactDepth, -kInf, kInf, 0);
+}
+
+}  // namespace tactica::plugins::expectimax

@@ -1,0 +1,345 @@
+// Tests of the greedy and expectimax plugins: conformance over both games (legal moves on random
+// positions, deterministic replay on a node budget, returning within a deadline) and known values
+// (the fast capture test against the engine, the endgame solver against plain minimax, greedy's
+// safety rule in Hanpang, a forced capture found by alpha-beta).
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <functional>
+#include <vector>
+
+#include "common/icebreaking_eval.hpp"
+#include "expectimax/hanpang_search.hpp"
+#include "expectimax/ice_search.hpp"
+#include "expectimax/plugin.hpp"
+#include "greedy/greedy.hpp"
+#include "greedy/plugin.hpp"
+
+using namespace tactica;
+
+namespace {
+
+struct PluginFns {
+  const char* name;
+  PluginInfo (*describe)();
+  std::unique_ptr<HanpangStrategy> (*hanpang)(const Params&);
+  std::unique_ptr<IcebreakingStrategy> (*icebreaking)(const Params&);
+};
+
+const PluginFns kPlugins[] = {
+    {"greedy", &plugins::greedy::describe, &plugins::greedy::make_hanpang,
+     &plugins::greedy::make_icebreaking},
+    {"expectimax", &plugins::expectimax::describe, &plugins::expectimax::make_hanpang,
+     &plugins::expectimax::make_icebreaking},
+};
+
+Params defaults(const PluginFns& p, GameKind g) {
+  Params q;
+  q.fill_defaults(p.describe().params(g));
+  return q;
+}
+
+// An Icebreaking position after `plies` random moves on the board of `seed`.
+icebreaking::Position random_ice_position(const icebreaking::Board& b, Rng& rng, int plies) {
+  auto pos = icebreaking::Position::start(b);
+  icebreaking::MoveList ml;
+  for (int i = 0; i < plies && !pos.over(); ++i) {
+    pos.moves(ml);
+    pos.play(b, ml[static_cast<int>(rng.below(ml.size()))]);
+  }
+  return pos;
+}
+
+// Random moves until at most `left` ice cells remain (the game may end first).
+icebreaking::Position random_ice_endgame(const icebreaking::Board& b, Rng& rng, int left) {
+  auto pos = icebreaking::Position::start(b);
+  icebreaking::MoveList ml;
+  while (popcount(pos.ice) > left) {
+    pos.moves(ml);
+    pos.play(b, ml[static_cast<int>(rng.below(ml.size()))]);
+  }
+  return pos;
+}
+
+// Plain minimax over Position::play: the rest-of-game value for the side to move.
+int brute_force(const icebreaking::Board& b, const icebreaking::Position& pos) {
+  if (pos.over()) return 0;
+  int best = -1000;
+  icebreaking::MoveList ml;
+  pos.moves(ml);
+  for (int c : ml) {
+    auto t = pos;
+    const int g = t.play(b, c).gain;
+    best = std::max(best, g - brute_force(b, t));
+  }
+  return best;
+}
+
+// One whole Hanpang game of a strategy on a node budget; returns the moves.
+std::vector<int> hanpang_game(HanpangStrategy& st, std::uint64_t seed, std::uint64_t budget,
+                              int max_actions) {
+  st.new_game(seed);
+  hanpang::RowSource rows(seed);
+  hanpang::State s;
+  s.push_row(rows.next());
+  std::vector<int> out;
+  SearchLimits lim;
+  lim.node_budget = budget;
+  BestMove best;
+  while (!s.over() && s.actions < max_actions) {
+    const int c = st.choose(s, lim, best);
+    REQUIRE(c >= 0);
+    REQUIRE(c < 128);
+    REQUIRE(s.colour_at(c) != 0);
+    out.push_back(c);
+    s.play(c);
+    if (!s.over()) s.push_row(rows.next());
+  }
+  return out;
+}
+
+std::vector<int> ice_game(IcebreakingStrategy& a, IcebreakingStrategy& b, std::uint64_t seed,
+                          std::uint64_t budget) {
+  const auto board = icebreaking::Board::from_seed(seed);
+  a.new_game(board, icebreaking::A, seed);
+  b.new_game(board, icebreaking::B, seed + 1);
+  auto pos = icebreaking::Position::start(board);
+  SearchLimits lim;
+  lim.node_budget = budget;
+  BestMove best;
+  std::vector<int> out;
+  while (!pos.over()) {
+    IcebreakingStrategy& st = pos.to_move == icebreaking::A ? a : b;
+    const int c = st.choose(board, pos, lim, best);
+    REQUIRE(pos.legal(c));
+    out.push_back(c);
+    pos.play(board, c);
+    a.observe(pos, c);
+    b.observe(pos, c);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("icebreaking_eval: fast captures equal the engine's on random positions") {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    Rng rng(seed);
+    for (int plies = 0; plies < 70; plies += 3) {
+      const auto pos = random_ice_position(b, rng, plies);
+      for (u128 s = pos.ice; s;) {
+        const int c = pop_lowest(s);
+        const u128 fast = common::ice::captures(pos.ice, c);
+        CHECK(fast == pos.captures(c));
+        if (common::ice::cannot_split(pos.ice, c)) CHECK(pos.captures(c) == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("icebreaking_eval: alternating sum of a hand-made pool") {
+  icebreaking::Board b;
+  for (int c = 0; c < 81; ++c) b.set(icebreaking::cell(c / 9, c % 9), true, 0);
+  // Cells 2, 2, 1, -1, -2: mover takes 2 and 1 and -2; the other 2 and -1 -> 2+1-2 - (2-1) = 0.
+  const int vals[5] = {2, 2, 1, -1, -2};
+  u128 s = 0;
+  for (int i = 0; i < 5; ++i) {
+    b.set(icebreaking::cell(i, 0), false, vals[i]);
+    s |= bit128(icebreaking::cell(i, 0));
+  }
+  CHECK(common::ice::alternating_sum(b, s) == 0);
+  s &= ~bit128(icebreaking::cell(4, 0));  // 2 2 1 -1: 2 + 1 - 2 + 1 = 2
+  CHECK(common::ice::alternating_sum(b, s) == 2);
+}
+
+TEST_CASE("expectimax icebreaking: the exact solver equals plain minimax on small endgames") {
+  plugins::expectimax::IceParams p;
+  p.tt_mb = 1;
+  plugins::expectimax::IceSearch search(p);
+  int checked = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    search.new_game(b);
+    Rng rng(seed * 7);
+    const auto pos = random_ice_endgame(b, rng, 7 + static_cast<int>(seed % 4));
+    if (pos.over()) continue;
+    const int truth = brute_force(b, pos);
+    CHECK(search.exact_value(pos.ice) == truth * plugins::expectimax::IceSearch::kUnit);
+    // And the root search at full depth agrees and plays a move achieving it.
+    SearchLimits lim;
+    const auto r = search.run(pos.ice, lim, nullptr);
+    CHECK(r.exact);
+    CHECK(r.value == truth * plugins::expectimax::IceSearch::kUnit);
+    auto t = pos;
+    const int g = t.play(b, r.move).gain;
+    CHECK(g - brute_force(b, t) == truth);
+    ++checked;
+  }
+  CHECK(checked >= 20);
+}
+
+TEST_CASE("conformance: every plugin plays only legal Icebreaking moves on random positions") {
+  for (const auto& p : kPlugins) {
+    CAPTURE(p.name);
+    auto st = p.icebreaking(defaults(p, GameKind::icebreaking));
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      const auto b = icebreaking::Board::from_seed(seed);
+      st->new_game(b, icebreaking::A, seed);
+      Rng rng(seed * 3);
+      for (int plies = 0; plies < 72; plies += 7) {
+        const auto pos = random_ice_position(b, rng, plies);
+        if (pos.over()) break;
+        SearchLimits lim;
+        lim.node_budget = 3000;
+        BestMove best;
+        const int c = st->choose(b, pos, lim, best);
+        CHECK(pos.legal(c));
+        CHECK(pos.legal(best.get()));
+      }
+    }
+  }
+}
+
+TEST_CASE("conformance: every plugin plays only legal Hanpang moves on random boards") {
+  for (const auto& p : kPlugins) {
+    CAPTURE(p.name);
+    auto st = p.hanpang(defaults(p, GameKind::hanpang));
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      st->new_game(seed);
+      hanpang::RowSource rows(seed);
+      Rng rng(seed);
+      hanpang::State s;
+      const int height = 1 + static_cast<int>(seed % 14);
+      for (int i = 0; i < height; ++i) s.push_row(rows.next());
+      for (int k = 0; k < 5 && !s.over(); ++k) {
+        SearchLimits lim;
+        lim.node_budget = 2000;
+        BestMove best;
+        const int c = st->choose(s, lim, best);
+        REQUIRE(c >= 0);
+        CHECK(s.colour_at(c) != 0);
+        CHECK(s.colour_at(best.get()) != 0);
+        s.play(c);
+        if (!s.over()) s.push_row(rows.next());
+      }
+    }
+  }
+}
+
+TEST_CASE("conformance: the same seed and node budget replay the same game") {
+  for (const auto& p : kPlugins) {
+    CAPTURE(p.name);
+    {
+      auto a = p.hanpang(defaults(p, GameKind::hanpang));
+      auto b = p.hanpang(defaults(p, GameKind::hanpang));
+      CHECK(hanpang_game(*a, 5, 3000, 40) == hanpang_game(*b, 5, 3000, 40));
+    }
+    {
+      auto a1 = p.icebreaking(defaults(p, GameKind::icebreaking));
+      auto b1 = p.icebreaking(defaults(p, GameKind::icebreaking));
+      auto a2 = p.icebreaking(defaults(p, GameKind::icebreaking));
+      auto b2 = p.icebreaking(defaults(p, GameKind::icebreaking));
+      CHECK(ice_game(*a1, *b1, 9, 20000) == ice_game(*a2, *b2, 9, 20000));
+    }
+  }
+}
+
+TEST_CASE("conformance: searches return within their deadline") {
+  using namespace std::chrono;
+  for (const auto& p : kPlugins) {
+    CAPTURE(p.name);
+    auto ice = p.icebreaking(defaults(p, GameKind::icebreaking));
+    const auto b = icebreaking::Board::from_seed(3);
+    ice->new_game(b, icebreaking::A, 3);
+    const auto pos = icebreaking::Position::start(b);
+    SearchLimits lim;
+    lim.deadline = Deadline::in(milliseconds(30), milliseconds(60));
+    BestMove best;
+    auto t0 = steady_clock::now();
+    CHECK(pos.legal(ice->choose(b, pos, lim, best)));
+    CHECK(duration_cast<milliseconds>(steady_clock::now() - t0).count() < 60 + 40);
+
+    auto han = p.hanpang(defaults(p, GameKind::hanpang));
+    han->new_game(3);
+    hanpang::RowSource rows(3);
+    hanpang::State s;
+    for (int i = 0; i < 12; ++i) s.push_row(rows.next());
+    lim.deadline = Deadline::in(milliseconds(20), milliseconds(40));
+    t0 = steady_clock::now();
+    CHECK(s.colour_at(han->choose(s, lim, best)) != 0);
+    CHECK(duration_cast<milliseconds>(steady_clock::now() - t0).count() < 40 + 40);
+  }
+}
+
+TEST_CASE("greedy hanpang: never an overflowing move when a safe one exists") {
+  int tested = 0;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    hanpang::RowSource rows(seed);
+    hanpang::State s;
+    for (int i = 0; i < 15; ++i) s.push_row(rows.next());  // full board: most moves overflow
+    hanpang::GroupList gl;
+    s.groups(gl);
+    bool any_safe = false, any_unsafe = false;
+    int largest_safe = 0;
+    for (const auto& g : gl) {
+      const bool safe = !s.overflows(g.cells);
+      any_safe |= safe;
+      any_unsafe |= !safe;
+      if (safe) largest_safe = std::max(largest_safe, g.size);
+    }
+    for (bool flat : {true, false}) {
+      const int c = plugins::greedy::hanpang_move(s, flat);
+      REQUIRE(c >= 0);
+      const u128 g = s.group_at(c);
+      if (any_safe) {
+        CHECK_FALSE(s.overflows(g));
+        CHECK(popcount(g) == largest_safe);
+      }
+    }
+    tested += any_safe && any_unsafe;
+  }
+  CHECK(tested >= 10);
+}
+
+TEST_CASE("greedy icebreaking: takes the largest immediate gain") {
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    Rng rng(seed);
+    const auto pos = random_ice_position(b, rng, static_cast<int>(seed % 40));
+    if (pos.over()) continue;
+    const int best_gain = plugins::greedy::icebreaking_best_gain(b, pos);
+    for (bool ties : {true, false}) {
+      const int c = plugins::greedy::icebreaking_move(b, pos, ties);
+      REQUIRE(pos.legal(c));
+      auto t = pos;
+      CHECK(t.play(b, c).gain == best_gain);
+    }
+  }
+}
+
+TEST_CASE("expectimax icebreaking: a hand-solved strip (a capture that loses, a cell that wins)") {
+  // A 1x4 strip of ice x0..x3 scored 2 0 0 -2, every other cell a hole. Worked by hand:
+  //   x1 captures x0 (+2) but leaves {x2, x3}, worth 2 to the opponent: 0 in all;
+  //   x0 (+2) leaves {x1, x2, x3}, worth -2 to the opponent: 4 in all, the unique best;
+  //   x2 captures x3 (-2); x3 is -2 at once: both worse.
+  icebreaking::Board b;
+  for (int r = 0; r < 9; ++r)
+    for (int c = 0; c < 9; ++c) b.set(icebreaking::cell(r, c), true, 0);
+  const int vals[4] = {2, 0, 0, -2};
+  u128 s = 0;
+  for (int i = 0; i < 4; ++i) {
+    b.set(icebreaking::cell(4, i), false, vals[i]);
+    s |= bit128(icebreaking::cell(4, i));
+  }
+  plugins::expectimax::IceParams p;
+  p.tt_mb = 1;
+  plugins::expectimax::IceSearch search(p);
+  search.new_game(b);
+  const auto r = search.run(s, SearchLimits{}, nullptr);
+  CHECK(r.exact);
+  CHECK(r.move == icebreaking::cell(4, 0));
+  CHECK(r.value == 4 * plugins::expectimax::IceSearch::kUnit);
+  CHECK(search.exact_value(s & ~bit128(icebreaking::cell(4, 0))) ==
+        -2 * plugins::expectimax::IceSearch::kUnit);
+}
