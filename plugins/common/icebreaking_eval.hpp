@@ -12,7 +12,7 @@
 
 #include "tactica/icebreaking.hpp"
 
-namespace tactica::common::ice {
+namespace tactica::plugins::common::ice {
 
 using icebreaking::Board;
 using icebreaking::kStride;
@@ -74,6 +74,97 @@ inline u128 captures(u128 ice, int c) {
   return cap;
 }
 
+// What every move of an ice set does, computed together in one depth-first search per region
+// (Hopcroft-Tarjan articulation points): removing a cell v splits its region into the DFS
+// subtrees below v that have no back edge above v, plus the rest of the region. Component sizes
+// and score sums come from subtree counts, so no flood fill is needed to know every move's gain;
+// the captured cells themselves (needed only for the move actually played) come from captures().
+struct MoveFacts {
+  std::int16_t gain;      // the cell's score plus the captured cells' scores
+  std::int8_t cell;
+  std::int8_t captured;   // number of captured cells (0: no capture)
+};
+
+class MoveScanner {
+ public:
+  // Fills out[] with one entry per ice cell (region by region); returns the count.
+  int scan(const Board& b, u128 ice, MoveFacts* out) {
+    constexpr int kOff[4] = {1, -1, kStride, -kStride};
+    int n = 0;
+    int timer = 0;
+    u128 left = ice;
+    while (left) {
+      // Step 1. Iterative DFS of the region of the lowest unvisited cell.
+      const int root = lowest_bit(left);
+      u128 region = bit128(root);
+      left &= ~region;
+      int sp = 0;
+      parent_[root] = -1;
+      disc_[root] = low_[root] = static_cast<std::uint8_t>(timer++);
+      size_[root] = 1;
+      sum_[root] = b.score[root];
+      stack_[sp] = static_cast<std::int8_t>(root);
+      dir_[sp++] = 0;
+      while (sp) {
+        const int v = stack_[sp - 1];
+        if (dir_[sp - 1] < 4) {
+          const int w = v + kOff[dir_[sp - 1]++];
+          if (w < 0 || !((ice >> w) & 1)) continue;
+          if ((left >> w) & 1) {
+            left &= ~bit128(w);
+            region |= bit128(w);
+            parent_[w] = static_cast<std::int8_t>(v);
+            disc_[w] = low_[w] = static_cast<std::uint8_t>(timer++);
+            size_[w] = 1;
+            sum_[w] = b.score[w];
+            stack_[sp] = static_cast<std::int8_t>(w);
+            dir_[sp++] = 0;
+          } else if (w != parent_[v] && disc_[w] < low_[v]) {
+            low_[v] = disc_[w];
+          }
+        } else {
+          --sp;
+          const int p = parent_[v];
+          if (p >= 0) {
+            if (low_[v] < low_[p]) low_[p] = low_[v];
+            size_[p] = static_cast<std::uint8_t>(size_[p] + size_[v]);
+            sum_[p] = static_cast<std::int16_t>(sum_[p] + sum_[v]);
+          }
+        }
+      }
+      // Step 2. Every cell of the region: its components once removed.
+      const int rsize = size_[root], rsum = sum_[root];
+      for (u128 t = region; t;) {
+        const int v = pop_lowest(t);
+        int cs[4], cv[4], k = 0, tot = 0, totsum = 0;
+        for (int d = 0; d < 4; ++d) {
+          const int w = v + kOff[d];
+          if (w < 0 || !((region >> w) & 1) || parent_[w] != v || low_[w] < disc_[v]) continue;
+          cs[k] = size_[w], cv[k++] = sum_[w];
+          tot += size_[w], totsum += sum_[w];
+        }
+        if (parent_[v] >= 0 && rsize - 1 - tot > 0)
+          cs[k] = rsize - 1 - tot, cv[k++] = rsum - b.score[v] - totsum;
+        int gain = b.score[v], captured = 0;
+        if (k >= 2) {
+          int largest = 0;
+          for (int i = 0; i < k; ++i) largest = cs[i] > largest ? cs[i] : largest;
+          for (int i = 0; i < k; ++i)
+            if (cs[i] < largest) gain += cv[i], captured += cs[i];
+        }
+        out[n++] = MoveFacts{static_cast<std::int16_t>(gain), static_cast<std::int8_t>(v),
+                             static_cast<std::int8_t>(captured)};
+      }
+    }
+    return n;
+  }
+
+ private:
+  std::array<std::int8_t, 128> parent_{}, stack_{}, dir_{};
+  std::array<std::uint8_t, 128> disc_{}, low_{}, size_{};
+  std::array<std::int16_t, 128> sum_{};
+};
+
 // The value of the "pick from a pool" game over the cells of s: both players take the best cell
 // left in turn (optimal when nothing is ever captured), seen from the side to move. With the
 // cells sorted best first that is v0 - v1 + v2 - ...; only the counts per score are needed.
@@ -92,4 +183,4 @@ inline int alternating_sum(const Board& b, u128 s) {
   return v;
 }
 
-}  // namespace tactica::common::ice
+}  // namespace tactica::plugins::common::ice

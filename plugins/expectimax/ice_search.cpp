@@ -10,7 +10,7 @@
 
 namespace tactica::plugins::expectimax {
 
-namespace ice = tactica::common::ice;
+namespace ice = tactica::plugins::common::ice;
 using icebreaking::kNoCell;
 
 IceSearch::IceSearch(const IceParams& p) : p_(p), stack_(kMaxPly + 2) {
@@ -82,13 +82,11 @@ int IceSearch::evaluate(u128 s) const {
 }
 
 // All moves of `ice` with their captures and gains; ordering keys are filled in by the caller.
-int IceSearch::generate(u128 s, Gen* out) const {
-  int n = 0;
-  for (u128 t = s; t;) {
-    const int c = pop_lowest(t);
-    const u128 cap = ice::captures(s, c);
-    const int gain = board_.score[c] + (cap ? board_.sum(cap) : 0);
-    out[n++] = Gen{cap, 0, static_cast<std::int16_t>(gain * kUnit), static_cast<std::int8_t>(c)};
+int IceSearch::generate(u128 s, Gen* out) {
+  const int n = scanner_.scan(board_, s, facts_.data());
+  for (int i = 0; i < n; ++i) {
+    const auto& f = facts_[i];
+    out[i] = Gen{0, static_cast<std::int16_t>(f.gain * kUnit), f.cell, f.captured};
   }
   return n;
 }
@@ -138,58 +136,84 @@ int IceSearch::negamax(u128 s, std::uint64_t key, int depth, int alpha, int beta
     }
   }
 
-  // Step 2. Moves, ordered: hash move, then gain (captures and big swings), killers, history.
-  Gen* moves = stack_[ply].data();
-  const int count = generate(s, moves);
-  for (int i = 0; i < count; ++i) {
-    Gen& m = moves[i];
-    int k = m.gain * 4096 + history_[m.cell];
-    if (m.cell == tt_move) k = 1 << 30;
-    else if (m.cell == killers_[ply][0]) k += 3000;
-    else if (m.cell == killers_[ply][1]) k += 2000;
-    m.score = k;
-  }
-
-  // Step 3. Principal variation search.
   const int alpha0 = alpha;
   int best = -kInf, best_move = -1;
-  for (int i = 0; i < count; ++i) {
-    int j = i;
-    for (int k = i + 1; k < count; ++k)
-      if (moves[k].score > moves[j].score) j = k;
-    std::swap(moves[i], moves[j]);
-    const Gen& m = moves[i];
-    const u128 taken = m.cap | bit128(m.cell);
-    const u128 child = s & ~taken;
-    const std::uint64_t ck = key ^ zob_[m.cell] ^ (m.cap ? key_of(m.cap) : 0);
-    const int g = m.gain;
+
+  // Searches one move (PVS: null window unless first); true on a cutoff.
+  auto search_move = [&](int cell, int gain_units, bool captures, bool first) {
+    const u128 cap = captures ? ice::captures(s, cell) : 0;
+    const u128 child = s & ~(cap | bit128(cell));
+    const std::uint64_t ck = key ^ zob_[cell] ^ (cap ? key_of(cap) : 0);
+    const int g = gain_units;
     int v;
-    if (i == 0 || !p_.pvs) {
+    if (first || !p_.pvs) {
       v = g - negamax(child, ck, depth - 1, g - beta, g - alpha, ply + 1);
     } else {
       v = g - negamax(child, ck, depth - 1, g - alpha - 1, g - alpha, ply + 1);
-      if (v > alpha && v < beta && !stop_)
-        v = g - negamax(child, ck, depth - 1, g - beta, g - alpha, ply + 1);
+      if (v > alpha && v < beta && !stop_) v = g - negamax(child, ck, depth - 1, g - beta, g - alpha, ply + 1);
     }
-    if (stop_) return 0;
+    if (stop_) return true;
     if (v > best) {
-      best = v, best_move = m.cell;
+      best = v, best_move = cell;
       if (v > alpha) {
         alpha = v;
         if (alpha >= beta) {
-          if (m.cap == 0 && killers_[ply][0] != m.cell) {
+          if (!cap && killers_[ply][0] != cell) {
             killers_[ply][1] = killers_[ply][0];
-            killers_[ply][0] = m.cell;
+            killers_[ply][0] = static_cast<std::int8_t>(cell);
           }
-          int& h = history_[m.cell];
+          int& h = history_[cell];
           h += std::min(depth, 20) * std::min(depth, 20);
           if (h > 4000)
             for (auto& x : history_) x /= 2;
-          break;
+          return true;
         }
       }
     }
+    return false;
+  };
+
+  // Step 2. The hash move first, before any move generation: a cutoff saves the scan.
+  if (tt_move >= 0 && ((s >> tt_move) & 1)) {
+    const u128 cap = ice::captures(s, tt_move);
+    const int g = (board_.score[tt_move] + (cap ? board_.sum(cap) : 0)) * kUnit;
+    if (search_move(tt_move, g, cap != 0, true)) {
+      if (stop_) return 0;
+      store(s, key, depth, best, kLower, best_move);
+      return best;
+    }
+  } else {
+    tt_move = -1;
   }
+
+  // Step 3. The other moves, ordered: gain (captures and big swings), killers, history.
+  Gen* moves = stack_[ply].data();
+  int count = generate(s, moves);
+  int k = 0;
+  for (int i = 0; i < count; ++i) {
+    Gen& m = moves[i];
+    if (m.cell == tt_move) continue;
+    int key_i = m.gain * 4096 + history_[m.cell];
+    if (m.cell == killers_[ply][0]) key_i += 3000;
+    else if (m.cell == killers_[ply][1]) key_i += 2000;
+    m.score = key_i;
+    moves[k++] = m;
+  }
+  count = k;
+  for (int i = 0; i < count; ++i) {
+    // Pick the best of the rest for the first few; sort the tail once if it gets that far.
+    if (i < 4) {
+      int j = i;
+      for (int q = i + 1; q < count; ++q)
+        if (moves[q].score > moves[j].score) j = q;
+      std::swap(moves[i], moves[j]);
+    } else if (i == 4) {
+      std::sort(moves + i, moves + count, [](const Gen& a, const Gen& b) { return a.score > b.score; });
+    }
+    const Gen& m = moves[i];
+    if (search_move(m.cell, m.gain, m.captured != 0, i == 0 && tt_move < 0)) break;
+  }
+  if (stop_) return 0;
   const Bound b = best <= alpha0 ? kUpper : best >= beta ? kLower : kExact;
   store(s, key, depth, best, b, best_move);
   return best;
@@ -237,8 +261,9 @@ IceSearch::Result IceSearch::run(u128 s, const SearchLimits& limits, BestMove* p
       best = -kInf, best_i = 0;
       for (int i = 0; i < count; ++i) {
         const Gen& m = moves[i];
-        const u128 child = s & ~(m.cap | bit128(m.cell));
-        const std::uint64_t ck = key ^ zob_[m.cell] ^ (m.cap ? key_of(m.cap) : 0);
+        const u128 cap = m.captured ? ice::captures(s, m.cell) : 0;
+        const u128 child = s & ~(cap | bit128(m.cell));
+        const std::uint64_t ck = key ^ zob_[m.cell] ^ (cap ? key_of(cap) : 0);
         const int g = m.gain;
         int v;
         if (i == 0 || !p_.pvs) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/icebreaking_eval.hpp"
 #include "tactica/icebreaking.hpp"
 #include "tactica/strategy.hpp"
 
@@ -68,16 +69,16 @@ class IceSearch {
     std::uint8_t age = 0;  // the search (root) that stored it, for replacement
   };
   struct Gen {
-    u128 cap;
     int score;  // ordering key
     std::int16_t gain;  // kUnit per point
     std::int8_t cell;
+    std::int8_t captured;  // cells captured (their set is found only when the move is searched)
   };
   enum Bound : std::uint8_t { kNone = 0, kUpper = 1, kLower = 2, kExact = 3 };
 
   int negamax(u128 ice, std::uint64_t key, int depth, int alpha, int beta, int ply);
   int qsearch(u128 ice, int alpha, int beta, int qd);
-  int generate(u128 ice, Gen* out) const;
+  int generate(u128 ice, Gen* out);
   std::uint64_t key_of(u128 s) const;
   void check_limits();
 
@@ -86,6 +87,8 @@ class IceSearch {
   static constexpr int kExactDepth = 63;
 
   IceParams p_;
+  common::ice::MoveScanner scanner_;
+  std::array<common::ice::MoveFacts, icebreaking::kIce> facts_{};
   icebreaking::Board board_;
   std::vector<TTEntry> tt_;
   std::uint8_t age_ = 0;

@@ -130,10 +130,34 @@ TEST_CASE("icebreaking_eval: fast captures equal the engine's on random position
       const auto pos = random_ice_position(b, rng, plies);
       for (u128 s = pos.ice; s;) {
         const int c = pop_lowest(s);
-        const u128 fast = common::ice::captures(pos.ice, c);
+        const u128 fast = plugins::common::ice::captures(pos.ice, c);
         CHECK(fast == pos.captures(c));
-        if (common::ice::cannot_split(pos.ice, c)) CHECK(pos.captures(c) == 0);
+        if (plugins::common::ice::cannot_split(pos.ice, c)) CHECK(pos.captures(c) == 0);
       }
+    }
+  }
+}
+
+TEST_CASE("icebreaking_eval: the articulation scan gives every move's gain and capture count") {
+  plugins::common::ice::MoveScanner scanner;
+  std::array<plugins::common::ice::MoveFacts, icebreaking::kIce> facts;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    Rng rng(seed + 100);
+    for (int plies = 0; plies < 70; plies += 2) {
+      const auto pos = random_ice_position(b, rng, plies);
+      const int n = scanner.scan(b, pos.ice, facts.data());
+      CHECK(n == popcount(pos.ice));
+      u128 seen = 0;
+      for (int i = 0; i < n; ++i) {
+        const int c = facts[i].cell;
+        seen |= bit128(c);
+        auto t = pos;
+        const auto r = t.play(b, c);
+        CHECK(facts[i].gain == r.gain);
+        CHECK(facts[i].captured == popcount(r.captured));
+      }
+      CHECK(seen == pos.ice);
     }
   }
 }
@@ -148,9 +172,9 @@ TEST_CASE("icebreaking_eval: alternating sum of a hand-made pool") {
     b.set(icebreaking::cell(i, 0), false, vals[i]);
     s |= bit128(icebreaking::cell(i, 0));
   }
-  CHECK(common::ice::alternating_sum(b, s) == 0);
+  CHECK(plugins::common::ice::alternating_sum(b, s) == 0);
   s &= ~bit128(icebreaking::cell(4, 0));  // 2 2 1 -1: 2 + 1 - 2 + 1 = 2
-  CHECK(common::ice::alternating_sum(b, s) == 2);
+  CHECK(plugins::common::ice::alternating_sum(b, s) == 2);
 }
 
 TEST_CASE("expectimax icebreaking: the exact solver equals plain minimax on small endgames") {
