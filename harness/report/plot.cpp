@@ -225,7 +225,7 @@ std::string hanpang_plot_svg(const std::vector<HanpangGame>& games, const std::s
   const double legend_x = left + plot_w + 30;
   const double legend_rows = 44.0 * series.size();
   const double bars_top = top + legend_rows + 36;
-  const double H = std::max(top + plot_h + 70, bars_top + 26.0 * series.size() + 30);
+  const double H = std::max(top + plot_h + 70, bars_top + 30.0 * series.size() + 30);
   Svg svg(W, H);
   svg.text(left, 26, title.empty() ? "Hanpang \xE2\x80\x94 score per seed" : title,
            "font-size=\"17\" font-weight=\"bold\"");
@@ -312,11 +312,10 @@ std::string hanpang_plot_svg(const std::vector<HanpangGame>& games, const std::s
   k = 0;
   const double bar_w = W - legend_x - 20;
   for (const auto& [idx, s] : series) {
-    const double y = bars_top + 26.0 * static_cast<double>(k);
+    const double y = bars_top + 30.0 * static_cast<double>(k);
     const double w = s.sum > 0 ? bar_w * static_cast<double>(s.sum) / static_cast<double>(max_sum) : 0;
-    svg.rect(legend_x, y, w, 18, "fill=\"" + colour_of(k) + "\" fill-opacity=\"0.8\"");
-    svg.text(legend_x + 4, y + 13, clip(s.name, 18) + ": " + grouped(s.sum),
-             "font-size=\"11\" fill=\"#111\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\"");
+    svg.text(legend_x, y + 8, clip(s.name, 26) + ": " + grouped(s.sum), "font-size=\"11\"");
+    svg.rect(legend_x, y + 12, w, 10, "fill=\"" + colour_of(k) + "\"");
     ++k;
   }
   return svg.str();
@@ -352,7 +351,7 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
         if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     const Axis ax = nice_axis(lo, hi, 8);
     const double col_rank = left, col_name = left + 28, col_elo = left + 250, col_games = left + 420;
-    const double bar_l = left + 480, bar_r = W - 30;
+    const double bar_l = left + 505, bar_r = W - 30;
     const double head = table_top;
     svg.text(left, 52, "Elo with error bars (" + interval + ")", "fill=\"#555\"");
     svg.text(col_rank, head, "#", "font-weight=\"bold\"");
@@ -364,6 +363,8 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
       if (std::isnan(v)) v = 0;
       return ax.map(std::clamp(v, ax.lo, ax.hi), bar_l, bar_r);
     };
+    for (std::size_t i = 0; i < rows.size(); i += 2)
+      svg.rect(left - 4, y0 + row_h * static_cast<double>(i), W - left - 10, row_h, "fill=\"#f4f6f8\"");
     for (double v = ax.lo; v <= ax.hi + ax.step / 2; v += ax.step) {
       const double x = ax.map(v, bar_l, bar_r);
       svg.line(x, y0, x, y1, std::abs(v) < ax.step / 2 ? "stroke=\"#777\" stroke-dasharray=\"4 3\""
@@ -375,7 +376,6 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
       const EloRow& r = *rows[i];
       const double y = y0 + row_h * static_cast<double>(i);
       const double cy = y + row_h / 2;
-      if (i % 2 == 0) svg.rect(left - 4, y, W - left - 10, row_h, "fill=\"#f4f6f8\"");
       svg.text(col_rank, cy + 4, std::to_string(i + 1));
       svg.text(col_name, cy + 4, clip(r.name, 30));
       svg.text(col_elo, cy + 4,
@@ -393,9 +393,14 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
         g += "<line x1=\"" + f(x) + "\" y1=\"" + f(cy - 6) + "\" x2=\"" + f(x) + "\" y2=\"" + f(cy + 6) + "\"/>";
       g += "<circle cx=\"" + f(xe) + "\" cy=\"" + f(cy) + "\" r=\"5\" fill=\"" + colour + "\"/></g>";
       svg.raw(g);
-      // An open end (infinite bound) gets an arrow-like mark at the axis edge.
-      if (!std::isfinite(r.lo) || !std::isfinite(r.hi) || !std::isfinite(r.elo))
-        svg.text(bar_r + 4, cy + 4, "\xE2\x86\x92", "fill=\"#c00000\"");
+      // An infinite value is drawn at the axis edge, with an arrow pointing off the axis.
+      bool off_low = false, off_high = false;
+      for (const double v : {r.lo, r.hi, r.elo}) {
+        off_low |= std::isinf(v) && v < 0;
+        off_high |= std::isinf(v) && v > 0;
+      }
+      if (off_low) svg.text(bar_l - 4, cy + 4, "\xE2\x86\x90", "fill=\"#c00000\" text-anchor=\"end\"");
+      if (off_high) svg.text(bar_r + 4, cy + 4, "\xE2\x86\x92", "fill=\"#c00000\"");
     }
   }
 
