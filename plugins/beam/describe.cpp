@@ -19,6 +19,10 @@ PluginInfo describe() {
       {"depth", ParamType::integer, 6, 1, 50, "our moves searched ahead on each sampled future"},
       {"samples", ParamType::integer, 32, 1, 1000,
        "most sampled futures per move (fewer when time runs out)"},
+      {"min_samples", ParamType::integer, 2, 1, 100,
+       "the width is cut so that about this many sampled futures fit the time or budget"},
+      {"phantom", ParamType::boolean, 0, 0, 1,
+       "one search with phantom rows (never joining a group) instead of sampled rows"},
       {"w_group_sq", ParamType::real, w.group_sq, -10, 10, "eval: per k^2 of each group, k >= 2"},
       {"w_group_lin", ParamType::real, w.group_lin, -100, 100, "eval: per tile in groups, k >= 2"},
       {"w_singleton", ParamType::real, w.singleton, -100, 100, "eval: per isolated tile"},
@@ -32,10 +36,15 @@ PluginInfo describe() {
        "eval: per squared height above danger_from, per column"},
       {"danger_from", ParamType::integer, double(w.danger_from), 0, 15, "eval: where danger starts"},
       {"endgame", ParamType::integer, double(w.endgame), 0, 200,
-       "eval: with this many actions left or fewer, only the largest groups still count"}};
+       "eval: with this many actions left or fewer, only the largest groups still count"},
+      {"group_pow", ParamType::real, w.group_pow, 1, 4,
+       "eval: a group of k tiles has potential w_group_sq * k^group_pow"},
+      {"w_max_sq", ParamType::real, w.max_sq, -10, 10, "eval: extra per k^2 of the largest group"},
+      {"w_bridge_sq", ParamType::real, w.bridge_sq, -10, 10,
+       "eval: per m^2 of each colour's mass bridged through single other tiles"}};
   info.icebreaking_params = {
-      {"width", ParamType::integer, 64, 1, 100000, "first beam width (doubled while time allows)"},
-      {"max_width", ParamType::integer, 4096, 1, 100000, "widest beam"},
+      {"width", ParamType::integer, 64, 1, 20000, "first beam width (doubled while time allows)"},
+      {"max_width", ParamType::integer, 4096, 1, 20000, "widest beam"},
       {"depth", ParamType::integer, 40, 1, 40, "our moves searched ahead"}};
   return info;
 }

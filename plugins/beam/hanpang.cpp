@@ -8,6 +8,7 @@
 // The move played has the best sum over the samples. Samples run one after another until the
 // soft deadline (or the node budget) and the published move is refreshed after each one.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -22,9 +23,11 @@ using namespace tactica::hanpang;
 using common::HanpangWeights;
 
 struct Config {
-  int width = 24;
-  int depth = 6;
-  int max_samples = 32;
+  int width = 24;        // widest beam; narrower when the time or budget would not allow
+  int depth = 6;         // our moves ahead
+  int max_samples = 32;  // sampled futures per move at most
+  int min_samples = 2;   // the width is cut so that about this many samples fit the budget
+  bool phantom = false;  // one search with phantom rows (unknown colours) instead of samples
   HanpangWeights w;
 };
 
@@ -46,7 +49,7 @@ std::uint64_t hash_state(const State& s) {
 
 class BeamHanpang final : public HanpangStrategy {
  public:
-  explicit BeamHanpang(const Config& c) : cfg_(c) {
+  explicit BeamHanpang(const Config& c) : cfg_(c), eval_(c.w) {
     const int cap = cfg_.width * kRows * kCols + kRows * kCols;
     cur_.resize(cap);
     next_.resize(cap);
@@ -77,9 +80,24 @@ class BeamHanpang final : public HanpangStrategy {
 
     Rng rng(seed_ * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(s.actions) * 7919 + 1);
     const int depth = std::max(1, std::min(cfg_.depth, kMaxActions - s.actions));
+    const auto t0 = Deadline::Clock::now();
+    // Step 1. The width: what the budget (nodes, or the soft time at the measured rate) allows
+    // for the planned number of searches, each of about depth * width * branching nodes.
+    double avail = 1e18;
+    if (limits.node_budget)
+      avail = static_cast<double>(limits.node_budget);
+    else if (!limits.deadline.unlimited())
+      avail = std::chrono::duration<double>(limits.deadline.soft_budget()).count() * rate_;
+    const int searches = cfg_.phantom ? 1 : cfg_.min_samples;
+    const double per_width = 1.15 * searches * depth * std::max(8, nroots_);
+    width_ = static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(cfg_.width)));
+    const int max_samples = cfg_.phantom ? 1 : cfg_.max_samples;
+
+    // Step 2. Searches until the budget is spent; the move with the best sum is published.
     int done = 0;
     int chosen = fallback;
-    for (int k = 0; k < cfg_.max_samples; ++k) {
+    partial_root_ = -1;
+    for (int k = 0; k < max_samples; ++k) {
       // Start another sample only if it should end before the soft deadline.
       if (k > 0 && !limits.deadline.unlimited()) {
         const double f = limits.deadline.soft_fraction();
@@ -88,7 +106,14 @@ class BeamHanpang final : public HanpangStrategy {
       if (limits.node_budget && nodes_ >= limits.node_budget) break;
       Row rows[kMaxActions];
       for (int d = 0; d < depth; ++d) rows[d] = Row::random(rng);
-      if (!run_sample(s, rows, depth)) break;
+      if (!run_sample(s, cfg_.phantom ? nullptr : rows, depth)) {
+        // Nothing finished: the best line of the deepest layer the first search completed.
+        if (done == 0 && partial_root_ >= 0) {
+          chosen = roots[partial_root_].rep;
+          best.publish(chosen);
+        }
+        break;
+      }
       for (int i = 0; i < nroots_; ++i) root_sum_[i] += root_best_[i];
       ++done;
       int bi = 0;
@@ -100,6 +125,10 @@ class BeamHanpang final : public HanpangStrategy {
     }
     stats_.depth = done;
     stats_.nodes = nodes_;
+    if (!limits.node_budget && !limits.deadline.unlimited() && nodes_ > 1000) {
+      const double sec = std::chrono::duration<double>(Deadline::Clock::now() - t0).count();
+      if (sec > 0) rate_ = 0.7 * rate_ + 0.3 * (static_cast<double>(nodes_) / sec);
+    }
     roots_ = nullptr;
     limits_ = nullptr;
     return chosen;
@@ -123,7 +152,7 @@ class BeamHanpang final : public HanpangStrategy {
   }
 
   // Expands `from` (count n) into next_ with row `row`; returns the number of children.
-  int expand(const Node* from, int n, const Row& row, bool first) {
+  int expand(const Node* from, int n, const Row* row, bool first) {
     int m = 0;
     GroupList gl;
     for (int i = 0; i < n; ++i) {
@@ -143,8 +172,11 @@ class BeamHanpang final : public HanpangStrategy {
         Node& ch = next_[m++];
         ch.st = par.st;
         ch.st.remove((*g)[j].cells);
-        if (!ch.st.over()) ch.st.push_row(row);
-        ch.value = common::evaluate(ch.st, cfg_.w);
+        if (!ch.st.over()) {
+          if (row) ch.st.push_row(*row);
+          else common::push_phantom_row(ch.st);
+        }
+        ch.value = eval_(ch.st);
         ch.root = first ? j : par.root;
         ++nodes_;
         if (must_stop()) return -1;
@@ -156,13 +188,13 @@ class BeamHanpang final : public HanpangStrategy {
   // Keeps the best `width` distinct children of next_ in cur_; returns how many.
   int select(int m) {
     for (int i = 0; i < m; ++i) order_[i] = i;
-    const int keep = std::min(m, cfg_.width * 2);
+    const int keep = std::min(m, width_ * 2);
     std::partial_sort(order_.begin(), order_.begin() + keep, order_.begin() + m,
                       [&](int a, int b) { return next_[a].value > next_[b].value; });
     std::fill(seen_.begin(), seen_.end(), 0);
     const std::size_t mask = seen_.size() - 1;
     int n = 0;
-    for (int i = 0; i < keep && n < cfg_.width; ++i) {
+    for (int i = 0; i < keep && n < width_; ++i) {
       Node& c = next_[order_[i]];
       c.hash = hash_state(c.st) | 1;
       std::size_t slot = c.hash & mask;
@@ -181,17 +213,27 @@ class BeamHanpang final : public HanpangStrategy {
     return n;
   }
 
-  // One determinization: fills root_best_. False if stopped before it finished.
+  // The root move of the best node in cur_ (the last completed layer).
+  void note_partial(int n) {
+    int bi = 0;
+    for (int i = 1; i < n; ++i)
+      if (cur_[i].value > cur_[bi].value) bi = i;
+    if (n > 0) partial_root_ = cur_[bi].root;
+  }
+
+  // One search on one future (rows, or phantom rows if null): fills root_best_. False if
+  // stopped before it finished.
   bool run_sample(const State& s, const Row* rows, int depth) {
     Node root{s, 0.0, 0, -1};
-    int m = expand(&root, 1, rows[0], true);
+    int m = expand(&root, 1, rows ? &rows[0] : nullptr, true);
     if (m < 0) return false;
     int n = select(m);
+    note_partial(n);
     for (int d = 1; d < depth; ++d) {
-      // Copy the beam aside: expand reads cur_ and writes next_.
-      m = expand(cur_.data(), n, rows[d], false);
+      m = expand(cur_.data(), n, rows ? &rows[d] : nullptr, false);
       if (m < 0) return false;
       n = select(m);
+      note_partial(n);
     }
     double worst = 1e300;
     for (int i = 0; i < n; ++i) worst = std::min(worst, cur_[i].value);
@@ -204,6 +246,7 @@ class BeamHanpang final : public HanpangStrategy {
   }
 
   Config cfg_;
+  common::HanpangEval eval_;
   std::uint64_t seed_ = 0;
   std::vector<Node> cur_, next_;
   std::vector<int> order_;
@@ -212,6 +255,9 @@ class BeamHanpang final : public HanpangStrategy {
   const GroupList* roots_ = nullptr;
   const SearchLimits* limits_ = nullptr;
   int nroots_ = 0;
+  int width_ = 1;
+  int partial_root_ = -1;
+  double rate_ = 4e5;  // nodes per second, measured on the clock (not used on a node budget)
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
   SearchStats stats_;
@@ -224,6 +270,8 @@ std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
   c.width = static_cast<int>(p.integer("width"));
   c.depth = static_cast<int>(p.integer("depth"));
   c.max_samples = static_cast<int>(p.integer("samples"));
+  c.min_samples = static_cast<int>(p.integer("min_samples"));
+  c.phantom = p.boolean("phantom");
   c.w.group_sq = p.real("w_group_sq");
   c.w.group_lin = p.real("w_group_lin");
   c.w.singleton = p.real("w_singleton");
@@ -234,6 +282,9 @@ std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
   c.w.danger = p.real("w_danger");
   c.w.danger_from = static_cast<int>(p.integer("danger_from"));
   c.w.endgame = static_cast<int>(p.integer("endgame"));
+  c.w.max_sq = p.real("w_max_sq");
+  c.w.group_pow = p.real("group_pow");
+  c.w.bridge_sq = p.real("w_bridge_sq");
   return std::make_unique<BeamHanpang>(c);
 }
 

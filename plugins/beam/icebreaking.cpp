@@ -7,6 +7,7 @@
 // Iterative widening: the search runs again with a doubled width while the soft deadline allows,
 // and publishes its move after each complete pass.
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "beam/plugin.hpp"
@@ -26,6 +27,14 @@ struct Node {
   Position pos;
   int value;
   int root;
+};
+
+// A child before selection: which parent, which of our moves, and its value. Only the selected
+// children are turned into Nodes, so a layer costs 8 bytes per candidate, not a Position.
+struct Child {
+  std::int32_t parent;  // index into the current beam
+  std::int16_t move;
+  std::int16_t value;
 };
 
 // The cell with the largest immediate gain for the side to move (lowest cell on ties).
@@ -62,7 +71,7 @@ class BeamIcebreaking final : public IcebreakingStrategy {
       ensure_capacity(width);
       int move = kNoCell, value = 0;
       const std::uint64_t before = nodes_;
-      if (!search(b, pos, ml, width, move, value)) break;
+      if (!search(b, pos, width, move, value)) break;
       const std::uint64_t pass = nodes_ - before;
       chosen = move;
       best.publish(chosen);
@@ -84,10 +93,13 @@ class BeamIcebreaking final : public IcebreakingStrategy {
  private:
   void ensure_capacity(int width) {
     const std::size_t cap = static_cast<std::size_t>(width) * kIce + kIce;
-    if (cur_.size() < cap) {
-      cur_.resize(cap);
-      next_.resize(cap);
+    if (kids_.size() < cap) {
+      kids_.resize(cap);
       order_.resize(cap);
+    }
+    if (cur_.size() < static_cast<std::size_t>(width) + 1) {
+      cur_.resize(width + 1);
+      next_.resize(width + 1);
     }
   }
 
@@ -100,43 +112,55 @@ class BeamIcebreaking final : public IcebreakingStrategy {
   int value_of(const Position& p) const { return p.total[me_] - p.total[other(me_)]; }
 
   // One pass with the given width; false if stopped before it finished.
-  bool search(const Board& b, const Position& pos, const MoveList& ml, int width, int& move,
-              int& value) {
+  bool search(const Board& b, const Position& pos, int width, int& move, int& value) {
     int n = 1;
     cur_[0] = Node{pos, value_of(pos), -1};
     bool first = true;
     for (int d = 0; d < cfg_.depth; ++d) {
+      // Step 1. Every child of every open node, as (parent, move, value); finished lines
+      // compete as they are (move -1).
       int m = 0;
       bool any_open = false;
       for (int i = 0; i < n; ++i) {
         const Node& par = cur_[i];
         if (par.pos.over()) {
-          next_[m++] = par;
+          kids_[m++] = Child{i, -1, static_cast<std::int16_t>(par.value)};
           continue;
         }
         any_open = true;
         for (u128 s = par.pos.ice; s;) {
           const int c = pop_lowest(s);
-          Node& ch = next_[m++];
-          ch.pos = par.pos;
-          ch.pos.play(b, c);
-          if (!ch.pos.over()) ch.pos.play(b, greedy_reply(b, ch.pos));
-          ch.value = value_of(ch.pos);
-          ch.root = first ? c : par.root;
+          Position q = par.pos;
+          q.play(b, c);
+          if (!q.over()) q.play(b, greedy_reply(b, q));
+          kids_[m++] = Child{i, static_cast<std::int16_t>(c), static_cast<std::int16_t>(value_of(q))};
           ++nodes_;
           if (must_stop()) return false;
         }
       }
       if (!any_open) break;
-      first = false;
+      // Step 2. The best `width` (ties by index keep the pass deterministic), replayed into
+      // full nodes.
       for (int i = 0; i < m; ++i) order_[i] = i;
       const int keep = std::min(m, width);
-      // Ties by index keep the pass deterministic whatever the sort does.
       std::partial_sort(order_.begin(), order_.begin() + keep, order_.begin() + m, [&](int x, int y) {
-        return next_[x].value != next_[y].value ? next_[x].value > next_[y].value : x < y;
+        return kids_[x].value != kids_[y].value ? kids_[x].value > kids_[y].value : x < y;
       });
-      for (int i = 0; i < keep; ++i) cur_[i] = next_[order_[i]];
+      for (int i = 0; i < keep; ++i) {
+        const Child& k = kids_[order_[i]];
+        const Node& par = cur_[k.parent];
+        Node& nd = next_[i];
+        nd = par;
+        if (k.move >= 0) {
+          nd.pos.play(b, k.move);
+          if (!nd.pos.over()) nd.pos.play(b, greedy_reply(b, nd.pos));
+          nd.value = k.value;
+          if (first) nd.root = k.move;
+        }
+      }
+      std::swap(cur_, next_);
       n = keep;
+      first = false;
     }
     // The best leaf; ties to the lowest root cell.
     int bi = 0;
@@ -146,13 +170,13 @@ class BeamIcebreaking final : public IcebreakingStrategy {
         bi = i;
     move = cur_[bi].root;
     value = cur_[bi].value;
-    (void)ml;
     return move != kNoCell;
   }
 
   Config cfg_;
   Player me_ = A;
   std::vector<Node> cur_, next_;
+  std::vector<Child> kids_;
   std::vector<int> order_;
   const SearchLimits* limits_ = nullptr;
   std::uint64_t nodes_ = 0;

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 
 #include "tactica/hanpang.hpp"
@@ -37,6 +38,10 @@ struct HanpangWeights {
   int danger_from = 10;         // column height where danger starts
   double overflow = -1.0e6;     // a board that ended by overflow (dead before action 200)
   int endgame = 12;             // with r <= endgame actions left, only the r largest groups count
+  double group_pow = 2.0;       // the group potential is group_sq * k^group_pow (2: k^2)
+  double max_sq = 0.0;          // extra per k^2 of the largest group (one giant mass, not many)
+  double bridge_sq = 0.0;       // per m^2 of each colour's "bridged" mass: its tiles joined
+                                // through single other-coloured tiles between two of them
 };
 
 // Features of one board, computed in one pass over its groups.
@@ -47,10 +52,12 @@ struct HanpangFeatures {
   int max_group = 0;
   int max_height = 0;
   std::int64_t sum_sq = 0;  // sum of k^2 over groups with k >= 2
+  double sum_pot = 0;       // sum of pot[k] over groups with k >= 2 (if a table was given)
   int in_groups = 0;        // tiles in groups with k >= 2
   int vgaps = 0;
   int hgaps = 0;
   int danger = 0;           // sum over columns of max(0, h - danger_from)^2
+  std::int64_t bridge_sq = 0;  // sum of m^2 over bridged masses (computed only on request)
 };
 
 namespace detail {
@@ -68,12 +75,22 @@ inline constexpr u128 kLow13 = kHeightsBelow(hanpang::kRows - 2);  // a cell two
 inline void column_heights(const hanpang::State& s, std::array<int, hanpang::kCols>& h) {
   const u128 occ = s.occupied();
   for (int c = 0; c < hanpang::kCols; ++c)
-    h[c] = std::popcount(static_cast<std::uint32_t>(occ >> (c * hanpang::kLane)) & 0x7FFFu);
+    h[c] = 32 - std::countl_zero(static_cast<std::uint32_t>(occ >> (c * hanpang::kLane)) & 0x7FFFu);
+}
+
+// Lifts every column by one as a new row would, leaving the bottom row empty: a "phantom" row
+// whose colours are unknown and never join a group. hanpang::State::remove keeps such gaps, and
+// the overflow rule (a tile in the top row) still holds, so searches can plan without sampling.
+inline void push_phantom_row(hanpang::State& s) {
+  const bool out = (s.occupied() & hanpang::kTop) != 0;
+  for (auto& p : s.planes) p = (p << 1) & hanpang::kValid;
+  if (out) s.end = hanpang::End::overflow;
 }
 
 // All features of s. `sizes` (optional, capacity 120) receives every group size, for the horizon.
 inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* sizes = nullptr,
-                                int* nsizes = nullptr) {
+                                int* nsizes = nullptr, bool bridged = false,
+                                const double* pot = nullptr) {
   using namespace hanpang;
   HanpangFeatures f;
   const u128 occ = s.occupied();
@@ -94,6 +111,7 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
       const int n = popcount(g);
       ++f.groups;
       f.sum_sq += n * n;
+      if (pot) f.sum_pot += pot[n];
       f.in_groups += n;
       f.max_group = std::max(f.max_group, n);
       if (sizes) sizes[ns++] = n;
@@ -101,10 +119,25 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
     // Same colour two apart with another colour's tile between (occupied, so gravity-stable).
     f.vgaps += popcount(p & (p >> 2) & (others >> 1) & detail::kLow13);
     f.hgaps += popcount(p & (p >> (2 * kLane)) & (others >> kLane));
+    if (bridged) {
+      // Other-coloured tiles with this colour on both sides (vertically or horizontally).
+      const u128 bridges = others & (((p << 1) & (p >> 1)) | ((p << kLane) & (p >> kLane)));
+      u128 within = p | bridges;
+      u128 todo = p & (neighbours<kLane>(within) & within);
+      while (todo) {
+        const u128 g = flood_fill<kLane>(bit128(lowest_bit(todo)), within);
+        todo &= ~g;
+        within &= ~g;
+        const int m = popcount(g & p);
+        f.bridge_sq += m * m;
+      }
+    }
   }
   if (f.max_group == 0 && f.tiles) f.max_group = 1;
   for (int c = 0; c < kCols; ++c) {
-    const int h = std::popcount(static_cast<std::uint32_t>(occ >> (c * kLane)) & 0x7FFFu);
+    // The highest occupied height, not the tile count: boards searched with phantom rows
+    // (empty bottom rows standing for rows of unknown colour) have gaps below their tiles.
+    const int h = 32 - std::countl_zero(static_cast<std::uint32_t>(occ >> (c * kLane)) & 0x7FFFu);
     f.max_height = std::max(f.max_height, h);
     if (h > danger_from) f.danger += (h - danger_from) * (h - danger_from);
   }
@@ -115,7 +148,7 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
 // The value of a decision state (after the row of this turn was pushed, as the strategy sees it):
 // points so far plus the board's potential. Over states get their exact score (overflow before
 // action 200 is penalised so that dying is never preferred to living).
-inline double evaluate(const hanpang::State& s, const HanpangWeights& w) {
+inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, const double* pot) {
   using namespace hanpang;
   const double score = static_cast<double>(s.score);
   if (s.end == End::max_actions) return score;
@@ -136,10 +169,35 @@ inline double evaluate(const hanpang::State& s, const HanpangWeights& w) {
     const double gw = 1.0 * (1 - t) + w.group_sq * t;
     return score + gw * pot + w.danger * f.danger * t;
   }
-  const HanpangFeatures f = features(s, w.danger_from);
-  return score + w.group_sq * static_cast<double>(f.sum_sq) + w.group_lin * f.in_groups +
+  const HanpangFeatures f = features(s, w.danger_from, nullptr, nullptr, w.bridge_sq != 0.0, pot);
+  const double group_pot = pot ? f.sum_pot : w.group_sq * static_cast<double>(f.sum_sq);
+  return score + group_pot + w.bridge_sq * static_cast<double>(f.bridge_sq) +
+         w.max_sq * static_cast<double>(f.max_group) * f.max_group + w.group_lin * f.in_groups +
          w.singleton * f.singletons + w.group * f.groups + w.vgap * f.vgaps + w.hgap * f.hgaps +
          w.tile * f.tiles + w.danger * f.danger;
+}
+
+// A board evaluator with the group potential tabulated (any group_pow at the cost of k^2).
+class HanpangEval {
+ public:
+  explicit HanpangEval(const HanpangWeights& w = {}) : w_(w) {
+    pot_[0] = pot_[1] = 0;
+    for (int k = 2; k <= hanpang::kRows * hanpang::kCols; ++k)
+      pot_[k] = w.group_sq * std::pow(static_cast<double>(k), w.group_pow);
+  }
+  double operator()(const hanpang::State& s) const { return evaluate_with(s, w_, pot_.data()); }
+  const HanpangWeights& weights() const { return w_; }
+
+ private:
+  HanpangWeights w_;
+  std::array<double, hanpang::kRows * hanpang::kCols + 1> pot_{};
+};
+
+// The evaluation with plain weights (tabulates nothing: group_pow other than 2 is slow here,
+// prefer HanpangEval in searches).
+inline double evaluate(const hanpang::State& s, const HanpangWeights& w) {
+  if (w.group_pow == 2.0) return evaluate_with(s, w, nullptr);
+  return HanpangEval(w)(s);
 }
 
 // ---- fast playout policies (for MCTS / rollouts) ----------------------------------------------
@@ -174,10 +232,7 @@ inline int eval_greedy_move(const hanpang::State& s, const HanpangWeights& w) {
   for (const auto& g : gl) {
     State t = s;
     t.remove(g.cells);
-    if (!t.over()) {
-      // Lift every column as the coming row would, with no tiles in the new bottom row.
-      for (auto& p : t.planes) p = (p << 1) & kValid;
-    }
+    if (!t.over()) push_phantom_row(t);
     const double v = evaluate(t, w);
     if (v > best_v) best_v = v, best = g.rep;
   }

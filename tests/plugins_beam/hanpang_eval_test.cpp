@@ -1,0 +1,105 @@
+// plugins/common/hanpang_eval.hpp: features on hand-built boards, and the evaluation's order.
+#include <doctest/doctest.h>
+
+#include "common/hanpang_eval.hpp"
+
+using namespace tactica;
+using namespace tactica::hanpang;
+namespace common = tactica::plugins::common;
+
+namespace {
+
+State board(const char* text) {
+  auto s = State::from_text(text);
+  REQUIRE(s.has_value());
+  return *s;
+}
+
+// 15 lines, top first; the bottom lines carry the tiles.
+const char* kSmall =
+    "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
+    "00000000\n00000000\n00000000\n00000000\n"
+    "10000000\n"
+    "21300000\n"
+    "11322000\n";
+
+}  // namespace
+
+TEST_CASE("hanpang_eval: features of a small board") {
+  const State s = board(kSmall);
+  // Column 0 bottom-up: 1,2,1; column 1: 1,1; column 2: 3,3; columns 3,4: 2.
+  const auto f = common::features(s, 10);
+  CHECK(f.tiles == 9);
+  // Colour 1: (c0,h0),(c1,h0),(c1,h1) joined = 3; (c0,h2) alone. Colour 2: (c0,h1) alone,
+  // (c3,h0),(c4,h0) = 2. Colour 3: (c2,h0),(c2,h1) = 2.
+  CHECK(f.groups == 5);
+  CHECK(f.singletons == 2);
+  CHECK(f.sum_sq == 9 + 4 + 4);
+  CHECK(f.max_group == 3);
+  CHECK(f.max_height == 3);
+  CHECK(f.vgaps == 1);  // colour 1 at heights 0 and 2 of column 0, colour 2 between
+  CHECK(f.danger == 0);
+}
+
+TEST_CASE("hanpang_eval: heights with phantom rows count the gaps") {
+  State s = board(kSmall);
+  common::push_phantom_row(s);
+  common::push_phantom_row(s);
+  std::array<int, kCols> h{};
+  common::column_heights(s, h);
+  CHECK(h[0] == 5);
+  CHECK(h[7] == 0);
+  CHECK(common::features(s, 10).tiles == 9);
+  // Removal still lets the tiles above fall over the phantom gap: play the top tile of column 0.
+  const int top = cell(0, 4);
+  CHECK(s.colour_at(top) == 1);
+  s.play(top);
+  common::column_heights(s, h);
+  CHECK(h[0] == 4);
+}
+
+TEST_CASE("hanpang_eval: ordering of values") {
+  const common::HanpangWeights w;
+  const common::HanpangEval ev(w);
+  // A merged group is worth more than the same tiles split (k^2 is convex).
+  const State merged = board(
+      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
+      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n11112222\n");
+  const State split = board(
+      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
+      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n11221122\n");
+  CHECK(ev(merged) > ev(split));
+  CHECK(ev(merged) == doctest::Approx(common::evaluate(merged, w)));
+  // Overflow before the last action is worse than any living board.
+  State dead = merged;
+  dead.end = End::overflow;
+  CHECK(ev(dead) < ev(split) - 1e5);
+  // The game over by the action limit is worth its score exactly.
+  State done = merged;
+  done.end = End::max_actions;
+  done.score = 1234;
+  CHECK(ev(done) == 1234.0);
+  // A tall column is dangerous.
+  State tall = split;
+  for (int i = 0; i < 12; ++i) tall.push_row(Row::from_index(i * 7 % kNumRows));
+  const auto ft = common::features(tall, w.danger_from);
+  CHECK(ft.max_height == 13);
+  CHECK(ft.danger > 0);
+}
+
+TEST_CASE("hanpang_eval: playout policies return tiles and avoid overflow") {
+  Rng rng(7);
+  RowSource rows(3);
+  State s;
+  s.push_row(rows.next());
+  const common::HanpangWeights w;
+  for (int i = 0; i < 60 && !s.over(); ++i) {
+    const int a = common::random_safe_move(s, rng);
+    const int b = common::eval_greedy_move(s, w);
+    REQUIRE(s.colour_at(a) != 0);
+    REQUIRE(s.colour_at(b) != 0);
+    s.play(i % 2 ? a : b);
+    if (!s.over()) s.push_row(rows.next());
+  }
+  CHECK(s.actions > 20);
+}
