@@ -7,9 +7,11 @@
 // Iterative widening: the search runs again with a doubled width while the soft deadline allows,
 // and publishes its move after each complete pass.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "beam/ice_fast.hpp"
 #include "beam/plugin.hpp"
 
 namespace tactica::plugins::beam {
@@ -37,20 +39,10 @@ struct Child {
   std::int16_t value;
 };
 
-// The cell with the largest immediate gain for the side to move (lowest cell on ties).
-int greedy_reply(const Board& b, const Position& p) {
-  int best = kNoCell, best_gain = -1000;
-  for (u128 s = p.ice; s;) {
-    const int c = pop_lowest(s);
-    const int gain = b.score[c] + b.sum(p.captures(c));
-    if (gain > best_gain) best_gain = gain, best = c;
-  }
-  return best;
-}
-
 class BeamIcebreaking final : public IcebreakingStrategy {
  public:
-  explicit BeamIcebreaking(const Config& c) : cfg_(c) {}
+  // Everything the widest pass needs is allocated here, none of it during a search.
+  explicit BeamIcebreaking(const Config& c) : cfg_(c) { ensure_capacity(cfg_.max_width); }
 
   void new_game(const Board&, Player me, std::uint64_t) override { me_ = me; }
 
@@ -131,8 +123,8 @@ class BeamIcebreaking final : public IcebreakingStrategy {
         for (u128 s = par.pos.ice; s;) {
           const int c = pop_lowest(s);
           Position q = par.pos;
-          q.play(b, c);
-          if (!q.over()) q.play(b, greedy_reply(b, q));
+          fast_play(b, q, c);
+          if (!q.over()) fast_play(b, q, greedy_reply(b, q));
           kids_[m++] = Child{i, static_cast<std::int16_t>(c), static_cast<std::int16_t>(value_of(q))};
           ++nodes_;
           if (must_stop()) return false;
@@ -152,8 +144,8 @@ class BeamIcebreaking final : public IcebreakingStrategy {
         Node& nd = next_[i];
         nd = par;
         if (k.move >= 0) {
-          nd.pos.play(b, k.move);
-          if (!nd.pos.over()) nd.pos.play(b, greedy_reply(b, nd.pos));
+          fast_play(b, nd.pos, k.move);
+          if (!nd.pos.over()) fast_play(b, nd.pos, greedy_reply(b, nd.pos));
           nd.value = k.value;
           if (first) nd.root = k.move;
         }
