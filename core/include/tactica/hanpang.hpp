@@ -8,11 +8,18 @@
 // Protocol coordinates (1-based row from the top, 1-based column) appear only at the boundary.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#if defined(__SSE2__) && !defined(TACTICA_NO_SIMD)
+#include <emmintrin.h>
+#endif
 
 #include "tactica/bitboard.hpp"
 #include "tactica/rng.hpp"
@@ -48,6 +55,124 @@ inline constexpr u128 kBottom = [] {
   return m;
 }();
 inline constexpr u128 kTop = kBottom << (kRows - 1);
+inline constexpr u128 kGuard = kBottom << (kLane - 1);  // bit 15 of every lane: never a tile
+
+namespace detail {
+
+// ---- Cell sets for the group search -------------------------------------------------------
+// Set: a cell set with the few operations the group search needs, in an SSE2 register where
+// there is one (every x86-64 processor has SSE2): a row shift is then one 16-bit lane shift and
+// a column shift one 2-byte register shift. Elsewhere it is a u128 shifted a 64-bit half at a
+// time. Both agree on every set without guard bits, which is all the search uses. Define
+// TACTICA_NO_SIMD to test the portable version on x86-64.
+#if defined(__SSE2__) && !defined(TACTICA_NO_SIMD)
+struct Set {
+  __m128i v;
+  static Set of(u128 x) {
+    return {_mm_set_epi64x(static_cast<long long>(x >> 64), static_cast<long long>(x))};
+  }
+  static Set load(const u128& x) { return {_mm_loadu_si128(reinterpret_cast<const __m128i*>(&x))}; }
+  u128 get() const {
+    const auto lo = static_cast<std::uint64_t>(_mm_cvtsi128_si64(v));
+    const auto hi = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)));
+    return (u128{hi} << 64) | lo;
+  }
+  friend Set operator|(Set a, Set b) { return {_mm_or_si128(a.v, b.v)}; }
+  friend Set operator&(Set a, Set b) { return {_mm_and_si128(a.v, b.v)}; }
+  friend Set operator^(Set a, Set b) { return {_mm_xor_si128(a.v, b.v)}; }
+  friend Set but(Set a, Set b) { return {_mm_andnot_si128(b.v, a.v)}; }  // a & ~b
+  friend bool operator==(Set a, Set b) {
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(a.v, b.v)) == 0xFFFF;
+  }
+  friend Set up(Set a) { return {_mm_slli_epi16(a.v, 1)}; }     // one row up
+  friend Set down(Set a) { return {_mm_srli_epi16(a.v, 1)}; }   // one row down
+  friend Set right(Set a) { return {_mm_slli_si128(a.v, 2)}; }  // one column right
+  friend Set left(Set a) { return {_mm_srli_si128(a.v, 2)}; }   // one column left
+};
+#else
+struct Set {
+  u128 v;
+  static constexpr Set of(u128 x) { return {x}; }
+  static constexpr Set load(const u128& x) { return {x}; }
+  constexpr u128 get() const { return v; }
+  friend constexpr Set operator|(Set a, Set b) { return {a.v | b.v}; }
+  friend constexpr Set operator&(Set a, Set b) { return {a.v & b.v}; }
+  friend constexpr Set operator^(Set a, Set b) { return {a.v ^ b.v}; }
+  friend constexpr Set but(Set a, Set b) { return {a.v & ~b.v}; }
+  friend constexpr bool operator==(Set a, Set b) { return a.v == b.v; }
+  // 128-bit shifts compile to double-precision shifts, slow on some processors; the guard bits
+  // let a row shift ignore the carry between the halves, and a column shift carries only
+  // between columns 3 and 4.
+  static constexpr std::uint64_t lo(u128 x) { return static_cast<std::uint64_t>(x); }
+  static constexpr std::uint64_t hi(u128 x) { return static_cast<std::uint64_t>(x >> 64); }
+  static constexpr Set join(std::uint64_t l, std::uint64_t h) { return {(u128{h} << 64) | l}; }
+  friend constexpr Set up(Set a) { return join(lo(a.v) << 1, hi(a.v) << 1); }
+  friend constexpr Set down(Set a) { return join(lo(a.v) >> 1, hi(a.v) >> 1); }
+  friend constexpr Set right(Set a) {
+    return join(lo(a.v) << kLane, (hi(a.v) << kLane) | (lo(a.v) >> (64 - kLane)));
+  }
+  friend constexpr Set left(Set a) {
+    return join((lo(a.v) >> kLane) | (hi(a.v) << (64 - kLane)), hi(a.v) >> kLane);
+  }
+};
+#endif
+
+// The cells of `within` 4-connected to `seed` (a subset of `within`).
+inline u128 fill(u128 seed, u128 within) {
+  const Set w = Set::of(within);
+  Set g = Set::of(seed);
+  auto step = [&w](Set x) { return (x | up(x) | down(x) | right(x) | left(x)) & w; };
+  // Most groups left for a fill are complete after 6 steps: take those without a test, so the
+  // loop below usually stops at its first, well-predicted test.
+  for (int i = 0; i < 6; ++i) g = step(g);
+  for (;;) {
+    const Set next = step(g);
+    if (next == g) return g.get();
+    g = next;
+  }
+}
+
+// Every tile sorted by the kind of group it is in, from the same-coloured neighbours of each
+// tile (all colours at once: `up` = the tile above has the same colour, and so on).
+// A "star" is a tile whose same-coloured neighbours (2 to 4) touch nothing else of their colour;
+// it makes a whole group with them (every group of 3 is one). An isolated pair is listed from its
+// lower (or left) end.
+struct Shapes {
+  u128 up, dn, rt, lf;
+  u128 deg0, deg1, deg2;  // the number of same-coloured neighbours, bit-sliced: d0 + 2 d1 + 4 d2
+  u128 single;            // tiles with no same-coloured neighbour: groups of 1
+  u128 multi;             // the centre of each star and the lower end of each isolated pair
+  u128 rest;              // every tile of the other groups (4 tiles or more each)
+};
+
+inline Shapes shapes(const std::array<u128, 3>& planes) {
+  Set upm = Set::of(0), rtm = Set::of(0), occupied = Set::of(0);
+  for (const u128& plane : planes) {
+    const Set p = Set::load(plane);
+    upm = upm | (p & down(p));
+    rtm = rtm | (p & left(p));
+    occupied = occupied | p;
+  }
+  const Set dnm = up(upm), lfm = right(rtm);
+  // The degree up + dn + rt + lf, added bitwise (up & dn excludes up ^ dn, and so on).
+  const Set s1 = upm ^ dnm, s2 = rtm ^ lfm, c1 = upm & dnm, c2 = rtm & lfm;
+  const Set d0 = s1 ^ s2, d1 = (s1 & s2) ^ c1 ^ c2, d2 = c1 & c2;
+  const Set any = upm | dnm | rtm | lfm;
+  const Set two = d1 | d2;  // two neighbours or more
+  const Set one = but(any, two);
+  // Tiles with a same-coloured neighbour that has another same-coloured neighbour.
+  const Set busy = but(upm, down(one)) | but(dnm, up(one)) | but(rtm, left(one)) |
+                   but(lfm, right(one));
+  const Set pair = but(one, busy) & (upm | rtm);
+  const Set star = but(two, busy);
+  const Set multi = pair | star;
+  const Set covered = multi | up(multi & upm) | down(multi & dnm) | right(multi & rtm) |
+                      left(multi & lfm);
+  return {upm.get(), dnm.get(), rtm.get(), lfm.get(), d0.get(), d1.get(), d2.get(),
+          but(occupied, any).get(), multi.get(), but(any, covered).get()};
+}
+
+}  // namespace detail
 
 // A new row: the colour (1..3) of each column, left to right.
 struct Row {
@@ -146,10 +271,32 @@ class State {
   // happen, so this is a guard for hand-built states.
   bool push_row(const Row& row) {
     const bool out = (occupied() & kTop) != 0;
-    for (int k = 0; k < kColours; ++k) planes[k] = (planes[k] << 1) & kValid;
-    for (int c = 0; c < kCols; ++c) planes[row.colour[c] - 1] |= bit128(cell(c, 0));
+    for (int k = 0; k < kColours; ++k) planes[k] = ((planes[k] << 1) & kValid) | row_plane(row, k + 1);
     if (out) end = End::overflow;
     return !out;
+  }
+
+  // The bottom-row cells of `row` that have colour k (1..3), as a set.
+  static u128 row_plane(const Row& row, int k) {
+    if constexpr (std::endian::native == std::endian::little) {
+      // One byte per column: find the bytes equal to k without a loop, then spread byte c
+      // (bit 8c) to bit 16c of the low (columns 0-3) or high (columns 4-7) half.
+      std::uint64_t w;
+      std::memcpy(&w, row.colour.data(), sizeof w);
+      constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+      const std::uint64_t t = w ^ (kOnes * static_cast<std::uint64_t>(k));  // 0 where equal
+      const std::uint64_t m = ~(t | (t >> 1)) & kOnes;  // colours are 0..3: two bits decide
+      auto spread = [](std::uint64_t x) {
+        x = (x | (x << 16)) & 0x0000FFFF0000FFFFULL;
+        return (x | (x << 8)) & 0x00FF00FF00FF00FFULL;
+      };
+      return u128{spread(m & 0xFFFFFFFFULL)} | (u128{spread(m >> 32)} << 64);
+    } else {
+      u128 m = 0;
+      for (int c = 0; c < kCols; ++c)
+        if (row.colour[c] == k) m |= bit128(cell(c, 0));
+      return m;
+    }
   }
 
   // The group of same-coloured tiles 4-connected to cell c (empty set if c is empty).
@@ -158,36 +305,75 @@ class State {
     return k ? flood_fill<kLane>(bit128(c), planes[k - 1]) : 0;
   }
 
-  // Lists every group once. Isolated tiles are found in bulk and need no flood fill.
+  // Lists every group once, in no particular order. Most groups of a playing board are tiny,
+  // so they are found in bulk from same-colour neighbour masks (see detail::Shapes): single
+  // tiles, isolated pairs and stars are read off the masks; only the rest needs a flood fill.
   void groups(GroupList& out) const {
-    out.count = 0;
-    for (int k = 0; k < kColours; ++k) {
-      const u128 p = planes[k];
-      u128 rest = p & neighbours<kLane>(p);
-      for (u128 single = p & ~rest; single;) {
-        const int c = pop_lowest(single);
-        out.items[out.count++] = Group{bit128(c), 1, c, k + 1};
-      }
-      while (rest) {
-        const int c = lowest_bit(rest);
-        const u128 g = flood_fill<kLane>(bit128(c), rest);
-        rest &= ~g;
-        out.items[out.count++] = Group{g, popcount(g), c, k + 1};
-      }
+    const detail::Shapes sh = detail::shapes(planes);
+    Group* items = out.items.data();
+    int n = 0;
+    n = add_singles<0>(items, n, sh);
+    n = add_singles<1>(items, n, sh);
+    n = add_multis<0>(items, n, sh);
+    n = add_multis<1>(items, n, sh);
+    for (u128 rest = sh.rest; rest;) {
+      const int c = lowest_bit(rest);
+      const int colour = colour_of(c);
+      const u128 g = detail::fill(rest & (~rest + 1), rest & planes[colour - 1]);
+      rest ^= g;
+      items[n++] = Group{g, popcount(g), c, colour};
     }
+    out.count = n;
   }
 
   // Number of groups, without listing them.
   int group_count() const {
-    int n = 0;
-    for (int k = 0; k < kColours; ++k) {
-      const u128 p = planes[k];
-      u128 rest = p & neighbours<kLane>(p);
-      n += popcount(p & ~rest);
-      while (rest) {
-        rest &= ~flood_fill<kLane>(bit128(lowest_bit(rest)), rest);
-        ++n;
-      }
+    const detail::Shapes sh = detail::shapes(planes);
+    int n = popcount(sh.single) + popcount(sh.multi);
+    for (u128 rest = sh.rest; rest; ++n) {
+      const u128 seed = rest & (~rest + 1);
+      rest ^= detail::fill(seed, rest & planes[colour_of(lowest_bit(seed)) - 1]);
+    }
+    return n;
+  }
+
+  // The colour (1..3) of the tile at c, without branches (c must hold a tile).
+  int colour_of(int c) const {
+    return 1 + static_cast<int>((planes[1] >> c) & 1) + 2 * static_cast<int>((planes[2] >> c) & 1);
+  }
+
+  // Appends the single tiles of one 64-bit half of the board to items[n..]; returns the count.
+  template <int Half>
+  int add_singles(Group* items, int n, const detail::Shapes& sh) const {
+    auto half = [](u128 x) { return static_cast<std::uint64_t>(x >> (64 * Half)); };
+    const std::uint64_t p1 = half(planes[1]), p2 = half(planes[2]);
+    for (std::uint64_t m = half(sh.single); m; m &= m - 1) {
+      const int i = std::countr_zero(m);
+      const auto colour = static_cast<int>(1 + ((p1 >> i) & 1) + 2 * ((p2 >> i) & 1));
+      items[n++] = Group{u128{m & (~m + 1)} << (64 * Half), 1, 64 * Half + i, colour};
+    }
+    return n;
+  }
+
+  // Appends the pairs and stars centred in one 64-bit half: the centre and its same-coloured
+  // neighbours (which may lie in the other half: columns 3 and 4 meet there).
+  template <int Half>
+  int add_multis(Group* items, int n, const detail::Shapes& sh) const {
+    using std::uint64_t;
+    auto half = [](u128 x) { return static_cast<uint64_t>(x >> (64 * Half)); };
+    const uint64_t up = half(sh.up), dn = half(sh.dn), rt = half(sh.rt), lf = half(sh.lf);
+    const uint64_t d0 = half(sh.deg0), d1 = half(sh.deg1), d2 = half(sh.deg2);
+    const uint64_t p1 = half(planes[1]), p2 = half(planes[2]);
+    for (uint64_t m = half(sh.multi); m; m &= m - 1) {
+      const int i = std::countr_zero(m);
+      const uint64_t b = m & (~m + 1);
+      const uint64_t here =
+          b | ((b & up) << 1) | ((b & dn) >> 1) | ((b & rt) << kLane) | ((b & lf) >> kLane);
+      const u128 g = Half == 0 ? (u128{(b & rt) >> (64 - kLane)} << 64) | here
+                               : (u128{here} << 64) | ((b & lf) << (64 - kLane));
+      const auto size = static_cast<int>(1 + ((d0 >> i) & 1) + 2 * ((d1 >> i) & 1) + 4 * ((d2 >> i) & 1));
+      const auto colour = static_cast<int>(1 + ((p1 >> i) & 1) + 2 * ((p2 >> i) & 1));
+      items[n++] = Group{g, size, lowest_bit(g), colour};
     }
     return n;
   }
@@ -196,21 +382,16 @@ class State {
   // column fall, scores k^2 and applies the end rules. Returns the points scored.
   int remove(u128 g) {
     const int k = popcount(g);
-    for (int col = 0; col < kCols; ++col) {
-      auto r = static_cast<std::uint32_t>(g >> (col * kLane)) & 0x7FFF;
-      if (!r) continue;
-      std::uint32_t lanes[kColours];
-      for (int p = 0; p < kColours; ++p)
-        lanes[p] = static_cast<std::uint32_t>(planes[p] >> (col * kLane)) & 0x7FFF;
-      // Close each removed bit from the highest down, so lower positions stay valid.
-      while (r) {
-        const int i = 31 - std::countl_zero(r);
-        r &= ~(1u << i);
-        const std::uint32_t low = (1u << i) - 1;
-        for (auto& l : lanes) l = (l & low) | ((l >> 1) & ~low);
-      }
-      for (int p = 0; p < kColours; ++p)
-        planes[p] = (planes[p] & ~lane_mask(col)) | (u128{lanes[p]} << (col * kLane));
+    g &= kValid;
+    // Each pass closes the lowest removed cell of every column at once: the part of the
+    // column above it moves down one. Passes = the most cells removed from one column.
+    while (g) {
+      const u128 t = g | kGuard;                // a column with nothing removed stops at its guard
+      const u128 lowest = t & ~(t - kBottom);   // lowest set bit of each lane (no borrow across)
+      const u128 below = lowest - kBottom;      // the cells under it
+      const u128 upper = kValid & ~below;       // the cells from it up (none if only the guard)
+      for (auto& p : planes) p = (p & below) | ((p >> 1) & upper);
+      g = ((g & ~lowest) >> 1) & upper;
     }
     score += static_cast<std::int64_t>(k) * k;
     ++actions;
@@ -226,10 +407,9 @@ class State {
 
   // True if playing this group would end the game by overflow.
   bool overflows(u128 g) const {
-    const u128 occ = occupied();
-    for (int col = 0; col < kCols; ++col)
-      if ((occ & bit128(cell(col, kRows - 1))) && !(g & lane_mask(col))) return true;
-    return false;
+    // Bit 15 of a lane is set iff g has a cell in that column (15-bit sums cannot carry out).
+    const u128 touched = ((g & kValid) + kValid) & kGuard;
+    return (occupied() & kTop & ~(touched >> 1)) != 0;
   }
 
   // Text form: 15 lines (top row first) of 8 digits 0-3, each ending in '\n'.
