@@ -5,6 +5,10 @@
 #include "tactica/session.hpp"
 #include "tactica/timebank.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+
 using namespace tactica;
 namespace hio = tactica::protocol::hanpang_io;
 namespace iio = tactica::protocol::icebreaking_io;
@@ -257,4 +261,74 @@ TEST_CASE("hanpang bottom move is always a bottom cell of the biggest bottom gro
   const int c = hanpang_bottom_move(s);
   CHECK(hanpang::height_of(c) == 0);
   CHECK(popcount(s.group_at(c)) == 8);  // six 2s at the bottom, two above them
+}
+
+// ---- in-process sessions (how fuse runs them), with and without the worker thread --------------
+
+namespace {
+
+struct HighestHanpang final : HanpangStrategy {
+  bool fail = false;
+  int calls = 0;
+  int choose(const hanpang::State& s, const SearchLimits&, BestMove&) override {
+    ++calls;
+    if (fail) throw std::runtime_error("inline failure");
+    const u128 occ = s.occupied();
+    const auto hi = static_cast<std::uint64_t>(occ >> 64);
+    return hi ? 127 - std::countl_zero(hi) : 63 - std::countl_zero(static_cast<std::uint64_t>(occ));
+  }
+};
+
+// Runs a Hanpang session on `input` in this process; returns {stdout, stderr}.
+std::pair<std::string, std::string> run_in_process(HanpangStrategy& strategy, const std::string& input,
+                                                   bool thread) {
+  int in[2];
+  REQUIRE(pipe(in) == 0);
+  REQUIRE(write(in[1], input.data(), input.size()) == static_cast<ssize_t>(input.size()));
+  close(in[1]);
+  FILE* out = std::tmpfile();
+  FILE* err = std::tmpfile();
+  SessionOptions opt;
+  opt.in_fd = in[0];
+  opt.out_fd = fileno(out);
+  opt.err_fd = fileno(err);
+  opt.worker_thread = thread;
+  {
+    HanpangSession session(strategy, opt);
+    CHECK(session.run() == 0);
+  }
+  close(in[0]);
+  const auto slurp = [](FILE* f) {
+    std::string s;
+    std::rewind(f);
+    for (int ch; (ch = std::fgetc(f)) != EOF;) s += static_cast<char>(ch);
+    std::fclose(f);
+    return s;
+  };
+  return {slurp(out), slurp(err)};
+}
+
+}  // namespace
+
+TEST_CASE("in-process Hanpang sessions give the same replies with and without the worker thread") {
+  const std::string input = "START\nTURN 5000 12312312\nTURN 4990 33331111\nTURN 4980 21212121\n";
+  std::string replies[2];
+  for (bool thread : {true, false}) {
+    CAPTURE(thread);
+    HighestHanpang s;
+    const auto [out, err] = run_in_process(s, input, thread);
+    CHECK(s.calls == 3);
+    CHECK(err == "");
+    replies[thread] = out;
+  }
+  CHECK(replies[0] == replies[1]);
+  CHECK(replies[0].rfind("READY\nPANG ", 0) == 0);
+
+  HighestHanpang failing;
+  failing.fail = true;
+  const auto [out, err] = run_in_process(failing, "START\nTURN 5000 11223311\n", false);
+  hanpang::State st;
+  st.push_row(*hanpang::Row::parse("11223311"));
+  CHECK(out == "READY\n" + protocol::hanpang_io::pang(hanpang::fallback_move(st)) + "\n");
+  CHECK(err.find("the strategy threw: inline failure") != std::string::npos);
 }

@@ -44,6 +44,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -59,6 +60,9 @@ struct SessionOptions {
   TimeConfig time;
   std::uint64_t seed = 1;
   bool verbose = false;      // one stderr line per move
+  // false: call the strategy on the Session's own thread, without a watchdog (also what happens
+  // when no thread can be started, e.g. an old C library without -pthread).
+  bool worker_thread = true;
   std::string banner;        // printed to stderr when the run starts (empty: none)
   int in_fd = 0, out_fd = 1, err_fd = 2;
 };
@@ -206,7 +210,15 @@ class Worker {
  public:
   using Task = std::function<void(Job&)>;
 
-  Worker() : thread_([this] { loop(); }) {}
+  explicit Worker(bool threaded) {
+    if (!threaded) return;
+    try {
+      thread_ = std::thread([this] { loop(); });
+      threaded_ = true;
+    } catch (const std::system_error&) {
+      threaded_ = false;  // no threads here: calls run inline
+    }
+  }
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
   // Only reached when the worker is idle or will be soon (see SessionCore::finish).
@@ -220,7 +232,13 @@ class Worker {
     if (thread_.joinable()) thread_.join();
   }
 
+  // Queues a call; without a thread, makes it at once.
   void post(std::shared_ptr<Job> job, Task fn) {
+    if (!threaded_) {
+      run_one(*job, fn);
+      finished(*job);
+      return;
+    }
     {
       std::lock_guard<std::mutex> lk(m_);
       queue_.emplace_back(std::move(job), std::move(fn));
@@ -278,6 +296,7 @@ class Worker {
     return parked_.load();
   }
   bool parked() const { return parked_.load(); }
+  bool threaded() const { return threaded_; }
 
  private:
   void loop() {
@@ -293,12 +312,17 @@ class Worker {
       run_one(*job, fn);
       fn = nullptr;  // drop the task's copies outside the lock
       lk.lock();
-      if (job->failed && std::string_view(job->what) != "choose")
-        errors_.push_back(std::string(job->what) + " threw: " + job->error);
-      job->done = true;
+      finished(*job);
       running_.reset();
       done_cv_.notify_all();
     }
+  }
+
+  // Marks a call done (under the mutex when threaded) and keeps errors nobody waits for.
+  void finished(Job& job) {
+    if (job.failed && std::string_view(job.what) != "choose")
+      errors_.push_back(std::string(job.what) + " threw: " + job.error);
+    job.done = true;
   }
 
   static void run_one(Job& job, Task& fn) {
@@ -329,8 +353,9 @@ class Worker {
   std::shared_ptr<Job> running_;
   std::vector<std::string> errors_;
   bool quit_ = false;
+  bool threaded_ = false;
   std::atomic<bool> parked_{false};
-  std::thread thread_;  // last: starts once everything above exists
+  std::thread thread_;  // started last, once everything above exists
 };
 
 // ---- what both games share ----------------------------------------------------------------------
@@ -352,7 +377,8 @@ class SessionCore {
   static constexpr int kMaxNotes = 100;  // stderr problem lines, so an undrained pipe never fills
 
   SessionCore(SessionOptions o, const char* game)
-      : opt_(std::move(o)), game_(game), in_(opt_.in_fd), own_left_ms_(double(opt_.time.bank_ms)) {
+      : opt_(std::move(o)), game_(game), in_(opt_.in_fd), worker_(opt_.worker_thread),
+        own_left_ms_(double(opt_.time.bank_ms)) {
     struct sigaction old {};
     if (sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL)
       std::signal(SIGPIPE, SIG_IGN);  // a closed stdout must end the run, not kill it
@@ -549,6 +575,7 @@ class HanpangSession : detail::SessionCore {
   int run() {
     namespace io = protocol::hanpang_io;
     if (!opt_.banner.empty()) raw_err(opt_.banner);
+    if (opt_.worker_thread && !worker_.threaded()) note("no thread could be started: the strategy runs without a watchdog");
     // new_game runs before START arrives, so its time is not charged to the bank.
     worker_.post(std::make_shared<detail::Job>("new_game"),
                  [this](detail::Job&) { strategy_.new_game(opt_.seed); });
@@ -658,6 +685,7 @@ class IcebreakingSession : detail::SessionCore {
   int run() {
     namespace io = protocol::icebreaking_io;
     if (!opt_.banner.empty()) raw_err(opt_.banner);
+    if (opt_.worker_thread && !worker_.threaded()) note("no thread could be started: the strategy runs without a watchdog");
     std::string line;
     bool cut = false;
     detail::Clock::time_point arrived;
@@ -762,7 +790,7 @@ class IcebreakingSession : detail::SessionCore {
       pos_.to_move = me_;
     }
     ++turns_;
-    const double cpu_left = cpu_cap_ms_ - process_cpu_ms();
+    const double cpu_left = cpu_cap_ms_ > 0 ? cpu_cap_ms_ - process_cpu_ms() : 1e18;
     const double left = std::min(wall_left(cmd.my_time), cpu_left);
     detail::Decision d;
     d.left_ms = left;
