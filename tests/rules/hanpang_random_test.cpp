@@ -8,7 +8,14 @@
 #include "rules_helpers.hpp"
 #include "tactica/hanpang.hpp"
 
+// The portable-build variant of this test (TACTICA_NO_SIMD) runs fewer games.
+#ifndef TACTICA_RULES_TEST_SCALE
+#define TACTICA_RULES_TEST_SCALE 1
+#endif
+
 namespace {
+
+constexpr int kScale = TACTICA_RULES_TEST_SCALE;
 
 using namespace tactica;
 using namespace tactica::hanpang;
@@ -153,29 +160,31 @@ void differential_game(std::uint64_t seed, Policy policy, Rng& rng, Tally& tally
 }
 
 TEST_CASE("hanpang differential: 2,000 uniformly random games") {
+  constexpr int kGames = 2000 / kScale;
   Rng rng(101);
   Tally t;
-  for (std::uint64_t seed = 1; seed <= 2000; ++seed) differential_game(seed, Policy::uniform, rng, t);
-  CHECK(t.games == 2000);
-  CHECK(t.overflow == 2000);  // random play never survives 200 actions
+  for (std::uint64_t seed = 1; seed <= kGames; ++seed)
+    differential_game(seed, Policy::uniform, rng, t);
+  CHECK(t.games == kGames);
+  CHECK(t.overflow == kGames);  // random play never survives 200 actions
   MESSAGE("uniform: ", t.games, " games, ", t.moves, " moves");
 }
 
 TEST_CASE("hanpang differential: games biased toward large groups") {
   Rng rng(202);
   Tally t;
-  for (std::uint64_t seed = 10001; seed <= 10200; ++seed)
+  for (std::uint64_t seed = 10001; seed <= 10000 + 200 / kScale; ++seed)
     differential_game(seed, Policy::greedy, rng, t);
-  CHECK(t.moves > 200 * 25);  // these games are longer than random ones
+  CHECK(t.moves > t.games * 25);  // these games are longer than random ones
   MESSAGE("greedy: ", t.games, " games, ", t.moves, " moves");
 }
 
 TEST_CASE("hanpang differential: long games that reach the 200-action end") {
   Rng rng(303);
   Tally t;
-  for (std::uint64_t seed = 20001; seed <= 20016; ++seed)
+  for (std::uint64_t seed = 20001; seed <= 20000 + 16 / kScale; ++seed)
     differential_game(seed, Policy::lookahead, rng, t);
-  CHECK(t.max_actions >= 6);
+  CHECK(t.max_actions >= 6 / kScale);
   CHECK(t.overflow >= 1);
   MESSAGE("lookahead: ", t.games, " games, ", t.moves, " moves, ", t.max_actions,
           " reached 200 actions");
@@ -206,7 +215,7 @@ TEST_CASE("hanpang invariants: 10,000 random games") {
   Rng rng(404);
   GroupList gl;
   long moves = 0;
-  for (std::uint64_t seed = 1; seed <= 10000; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 10000 / kScale; ++seed) {
     CAPTURE(seed);
     RowSource rows(seed * 7919);
     State s;
@@ -237,7 +246,7 @@ TEST_CASE("hanpang invariants: 10,000 random games") {
     if (s.end == End::overflow) REQUIRE(s.max_height() == kRows);
     else REQUIRE(s.actions == kMaxActions);
   }
-  MESSAGE("invariants: 10000 games, ", moves, " moves");
+  MESSAGE("invariants: ", 10000 / kScale, " games, ", moves, " moves");
 }
 
 }  // namespace

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,11 +61,12 @@ struct Game {
     const int colour = grid[row][col];
     if (colour == 0) return out;
     bool seen[kRows][kCols] = {};
-    std::deque<Cell> queue{{row, col}};
+    Cell queue[kRows * kCols];  // each cell enters at most once
+    int head = 0, tail = 0;
+    queue[tail++] = {row, col};
     seen[row][col] = true;
-    while (!queue.empty()) {
-      const Cell x = queue.front();
-      queue.pop_front();
+    while (head < tail) {
+      const Cell x = queue[head++];
       out.push_back(x);
       const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
       for (int d = 0; d < 4; ++d) {
@@ -74,7 +74,7 @@ struct Game {
         if (r < 0 || r >= kRows || c < 0 || c >= kCols) continue;
         if (seen[r][c] || grid[r][c] != colour) continue;
         seen[r][c] = true;
-        queue.push_back({r, c});
+        queue[tail++] = {r, c};
       }
     }
     std::sort(out.begin(), out.end());

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <algorithm>
-#include <deque>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,18 +69,19 @@ struct Game {
   std::vector<Cell> component(int row, int col, const bool allowed[kSize][kSize]) const {
     std::vector<Cell> out;
     bool seen[kSize][kSize] = {};
-    std::deque<Cell> queue{{row, col}};
+    Cell queue[kSize * kSize];  // each cell enters at most once
+    int head = 0, tail = 0;
+    queue[tail++] = {row, col};
     seen[row][col] = true;
-    while (!queue.empty()) {
-      const Cell x = queue.front();
-      queue.pop_front();
+    while (head < tail) {
+      const Cell x = queue[head++];
       out.push_back(x);
       const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
       for (int d = 0; d < 4; ++d) {
         const int r = x.row + dr[d], c = x.col + dc[d];
         if (!is_ice(r, c) || !allowed[r][c] || seen[r][c]) continue;
         seen[r][c] = true;
-        queue.push_back({r, c});
+        queue[tail++] = {r, c};
       }
     }
     return out;
