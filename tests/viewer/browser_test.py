@@ -185,7 +185,9 @@ def main():
     run([fx, "replay", "icebreaking", "3", p("icebreaking.json")], "making an Icebreaking replay")
     run([fx, "replay", "hanpang", "5", p("hanpang_cut.json"), "12"], "making a cut Hanpang replay")
     run([fx, "replay", "icebreaking", "8", p("icebreaking_cut.json"), "9"], "making a cut Icebreaking replay")
-    replay = {n: json.load(open(p(n + ".json"))) for n in ("hanpang", "icebreaking", "hanpang_cut", "icebreaking_cut")}
+    run([fx, "replay", "hanpang", "2", p("hanpang_none.json"), "0"], "making a Hanpang replay without moves")
+    replay = {n: json.load(open(p(n + ".json")))
+              for n in ("hanpang", "icebreaking", "hanpang_cut", "icebreaking_cut", "hanpang_none")}
     bad = json.loads(json.dumps(replay["hanpang"]))
     bad["moves"][3]["score"] += 1            # the display follows the replay; the rules check must object
     json.dump(bad, open(p("hanpang_bad.json"), "w"))
@@ -201,7 +203,8 @@ def main():
         listing = subprocess.run([args.tactica, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         use_cli = re.search(rb"^\s+view\s", listing.stdout, re.M) is not None
     maker = "tactica view" if use_cli else "viewer_fixture html (the tactica CLI has no view subcommand)"
-    for n in ("hanpang", "icebreaking", "hanpang_cut", "icebreaking_cut", "hanpang_bad", "icebreaking_bad"):
+    for n in ("hanpang", "icebreaking", "hanpang_cut", "icebreaking_cut", "hanpang_none", "hanpang_bad",
+              "icebreaking_bad"):
         if use_cli:
             run([args.tactica, "view", p(n + ".json"), "-o", p(n + ".html")], "tactica view")
         else:
@@ -232,6 +235,7 @@ def main():
         "ice_cap": (p("icebreaking.html"), f"move={cap_i}", "icebreaking_capture.png", ()),
         "han_cut": (p("hanpang_cut.html"), "move=last&test", None, ()),
         "ice_cut": (p("icebreaking_cut.html"), "move=last&test", None, ()),
+        "han_none": (p("hanpang_none.html"), "move=last&test", None, ()),
         "han_bad": (p("hanpang_bad.html"), "move=2", None, ()),
         "ice_bad": (p("icebreaking_bad.html"), "move=2", None, ()),
     }
@@ -272,7 +276,8 @@ def main():
     check_icebreaking_step(F, doms["ice_cap"], I, cap_i, "Icebreaking, a capture")
 
     for key, name, r, check in (("han_cut", "Hanpang cut short", replay["hanpang_cut"], check_hanpang_step),
-                                ("ice_cut", "Icebreaking cut short", replay["icebreaking_cut"], check_icebreaking_step)):
+                                ("ice_cut", "Icebreaking cut short", replay["icebreaking_cut"], check_icebreaking_step),
+                                ("han_none", "Hanpang without moves", replay["hanpang_none"], check_hanpang_step)):
         check_selfcheck(F, doms[key], name)
         check(F, doms[key], r, len(r["moves"]), name)
         F.check("TIME_LIMIT" in doms[key].text.get("outcome", ""), f"{name}: TIME_LIMIT is not shown")
