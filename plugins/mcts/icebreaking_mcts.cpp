@@ -30,8 +30,16 @@ int abs_sum(const Board& b, u128 s) {
   return popcount(s & (b.plus1 | b.minus1)) + 2 * popcount(s & (b.plus2 | b.minus2));
 }
 
-Proof proof_of_sign(int sign) { return sign > 0 ? kWin : sign < 0 ? kLoss : kDraw; }
-double proof_reward(std::uint8_t p) { return p == kWin ? 1.0 : p == kLoss ? 0.0 : 0.5; }
+template <class N>
+bool proven(const N& n) { return n.pess == n.opt; }
+template <class N>
+Proof proof_of(const N& n) {
+  return !proven(n) ? kUnknown : n.pess == 2 ? kWin : n.pess == 1 ? kDraw : kLoss;
+}
+template <class N>
+void set_result(N& n, int sign) { n.pess = n.opt = static_cast<std::uint8_t>(sign + 1); }
+template <class N>
+double result_reward(const N& n) { return 0.5 * n.pess; }
 
 }  // namespace
 
@@ -174,22 +182,25 @@ bool IcebreakingMcts::expand(std::int32_t n, const Position& pos, int depth) {
 
 std::int32_t IcebreakingMcts::select(const Node& n) const {
   const double log_n = std::log(static_cast<double>(n.visits) + 1.0);
-  std::int32_t best = n.first;
+  // A child that cannot do better than what a sibling already guarantees is not searched.
+  int lb = 0;
+  for (std::int32_t i = n.first; i < n.first + n.nchild; ++i) lb = std::max<int>(lb, pool_[i].pess);
+  std::int32_t best = -1;
   double best_score = -1e300;
   for (std::int32_t i = n.first; i < n.first + n.nchild; ++i) {
     const Node& ch = pool_[i];
-    if (ch.proof == kLoss) continue;
-    if (ch.proof == kWin) return i;
+    if (ch.opt <= lb && !(ch.opt == 2)) continue;
+    if (proven(ch)) return i;  // a proven win
     double s;
     if (ch.visits == 0) {
       s = cfg_.fpu + cfg_.prior_w * ch.prior;
     } else {
-      const double q = ch.proof == kDraw ? 0.5 : ch.wins / ch.visits;
+      const double q = ch.wins / ch.visits;
       s = q + cfg_.c_uct * std::sqrt(log_n / ch.visits) + cfg_.prior_w * ch.prior / (ch.visits + 1);
     }
     if (s > best_score) best_score = s, best = i;
   }
-  return best;
+  return best >= 0 ? best : n.first;
 }
 
 // A game to the end: mostly the best immediate gain (captures included) among a few random
@@ -227,29 +238,20 @@ double IcebreakingMcts::evaluate(const Position& p) const {
   return 0.5 + 0.5 * std::tanh(m / cfg_.eval_scale);
 }
 
-// MCTS-Solver: after the leaf at path_[depth] got a proof, re-derive the proofs of its
-// ancestors while they change. A child that wins for its mover means a loss for the parent's
-// mover; a parent whose children are all proven takes the best of them.
-void IcebreakingMcts::propagate_proofs(int depth) {
+// MCTS-Solver with bounds: after the leaf at path_[depth] got an exact result, re-derive the
+// bounds of its ancestors while they change. The side to move at a parent gets the best of its
+// children, so the parent's mover gets 2 minus that, for both bounds.
+void IcebreakingMcts::propagate_bounds(int depth) {
   for (int d = depth - 1; d >= 0; --d) {
     Node& p = pool_[path_[d]];
-    if (p.proof != kUnknown) return;
-    bool all = true, any_draw = false, won = false;
+    int best_pess = 0, best_opt = 0;
     for (std::int32_t i = p.first; i < p.first + p.nchild; ++i) {
-      const auto pr = pool_[i].proof;
-      if (pr == kWin) {
-        won = true;
-        break;
-      }
-      if (pr == kUnknown) all = false;
-      if (pr == kDraw) any_draw = true;
+      best_pess = std::max<int>(best_pess, pool_[i].pess);
+      best_opt = std::max<int>(best_opt, pool_[i].opt);
     }
-    if (won)
-      p.proof = kLoss;
-    else if (all)
-      p.proof = any_draw ? kDraw : kWin;
-    else
-      return;
+    const auto np = static_cast<std::uint8_t>(2 - best_opt), no = static_cast<std::uint8_t>(2 - best_pess);
+    if (np == p.pess && no == p.opt) return;
+    p.pess = np, p.opt = no;
   }
 }
 
@@ -296,26 +298,33 @@ int IcebreakingMcts::solve_exact(const Position& pos, int node_limit) {
 std::int32_t IcebreakingMcts::best_child() const {
   const Node& r = pool_[root_];
   if (r.first < 0) return -1;
-  // Rank: proven win, then unproven/draw by visits, then proven loss by visits.
-  auto rank = [&](const Node& ch) -> int { return ch.proof == kWin ? 2 : ch.proof == kLoss ? 0 : 1; };
-  std::int32_t best = r.first;
-  for (std::int32_t i = r.first + 1; i < r.first + r.nchild; ++i) {
-    const Node &a = pool_[i], &b = pool_[best];
-    if (rank(a) != rank(b)) {
-      if (rank(a) > rank(b)) best = i;
-    } else if (a.visits != b.visits) {
-      if (a.visits > b.visits) best = i;
-    } else if (a.visits && a.wins / a.visits > b.wins / b.visits) {
-      best = i;
+  // A proven win if there is one; else the most visited move not proven lost, unless a proven
+  // draw beats its estimate; else (all lost) the most visited move.
+  std::int32_t win = -1, draw = -1, open = -1, any = r.first;
+  for (std::int32_t i = r.first; i < r.first + r.nchild; ++i) {
+    const Node& ch = pool_[i];
+    if (ch.visits > pool_[any].visits) any = i;
+    if (ch.pess == 2) {
+      if (win < 0 || ch.visits > pool_[win].visits) win = i;
+    } else if (proven(ch) && ch.pess == 1) {
+      if (draw < 0 || ch.visits > pool_[draw].visits) draw = i;
+    } else if (ch.opt > 0) {
+      if (open < 0 || ch.visits > pool_[open].visits ||
+          (ch.visits == pool_[open].visits && ch.visits && ch.wins / ch.visits > pool_[open].wins / pool_[open].visits))
+        open = i;
     }
   }
-  return best;
+  if (win >= 0) return win;
+  if (draw >= 0 && (open < 0 || pool_[open].visits == 0 || pool_[open].wins / pool_[open].visits < 0.5 || pool_[open].opt < 2))
+    return draw;
+  if (open >= 0) return open;
+  return any;
 }
 
 Proof IcebreakingMcts::root_proof_for_mover() const {
   if (!tree_valid_) return kUnknown;
-  const auto p = pool_[root_].proof;  // for the player who moved into the root
-  return p == kWin ? kLoss : p == kLoss ? kWin : static_cast<Proof>(p);
+  const Proof p = proof_of(pool_[root_]);  // for the player who moved into the root
+  return p == kWin ? kLoss : p == kLoss ? kWin : p;
 }
 
 std::uint32_t IcebreakingMcts::root_visits() const { return tree_valid_ ? pool_[root_].visits : 0; }
@@ -348,7 +357,7 @@ int IcebreakingMcts::choose(const Board& board, const Position& pos, const Searc
   const std::uint64_t budget = limits.node_budget;
   std::uint64_t it = 0;
   for (;; ++it) {
-    if (pool_[root_].proof != kUnknown) break;
+    if (proven(pool_[root_])) break;
     if (budget && it >= budget) break;
     if ((it & 15) == 0 && it) {
       if (!budget && limits.deadline.soft_expired()) break;
@@ -364,21 +373,21 @@ int IcebreakingMcts::choose(const Board& board, const Position& pos, const Searc
     int depth = 0;
     path_[0] = root_;
     double reward_a;
-    bool proven = false;
+    bool proven_leaf = false;
     for (;;) {
       Node& n = pool_[path_[depth]];
       const Player mover = depth % 2 ? pos.to_move : root_mover;
-      if (n.proof != kUnknown) {
-        const double r = proof_reward(n.proof);
+      if (proven(n)) {
+        const double r = result_reward(n);
         reward_a = mover == A ? r : 1 - r;
         break;
       }
       if (p.over()) {
         const int sign = p.leader() * (mover == A ? 1 : -1);
-        n.proof = proof_of_sign(sign);
-        const double r = proof_reward(n.proof);
+        set_result(n, sign);
+        const double r = result_reward(n);
         reward_a = mover == A ? r : 1 - r;
-        proven = true;
+        proven_leaf = true;
         break;
       }
       if (n.first < 0) {
@@ -387,10 +396,10 @@ int IcebreakingMcts::choose(const Board& board, const Position& pos, const Searc
           if (popcount(p.ice) <= cfg_.solve_cells) {
             const int v = solve_exact(p, cfg_.solve_nodes);  // for p.to_move, not the mover
             if (v != 2) {
-              n.proof = proof_of_sign(-v);
-              const double r = proof_reward(n.proof);
+              set_result(n, -v);
+              const double r = result_reward(n);
               reward_a = mover == A ? r : 1 - r;
-              proven = true;
+              proven_leaf = true;
               break;
             }
           }
@@ -413,16 +422,16 @@ int IcebreakingMcts::choose(const Board& board, const Position& pos, const Searc
       ++n.visits;
       n.wins += static_cast<float>(mover == A ? reward_a : 1 - reward_a);
     }
-    if (proven) propagate_proofs(depth);
+    if (proven_leaf) propagate_bounds(depth);
   }
 
   const auto b = best_child();
   const int move = b >= 0 ? pool_[b].move : fallback;
   best.publish(move);
   stats_.nodes = it;
-  stats_.depth = static_cast<int>(pool_[root_].proof);
+  stats_.depth = static_cast<int>(root_proof_for_mover());
   stats_.value = b >= 0 && pool_[b].visits ? pool_[b].wins / pool_[b].visits : 0.5;
-  if (b >= 0 && pool_[b].proof != kUnknown) stats_.value = proof_reward(pool_[b].proof);
+  if (b >= 0 && proven(pool_[b])) stats_.value = result_reward(pool_[b]);
   return move;
 }
 

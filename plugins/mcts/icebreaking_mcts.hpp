@@ -3,8 +3,9 @@
 // Nodes live in a preallocated pool; a node's children are one contiguous block, created the
 // second time the node is reached. A node's statistics are from the view of the player who made
 // the move into it. Proofs (win/draw/loss for that player) come from finished games, from an
-// exact alpha-beta solve once few ice cells remain, or from the children (MCTS-Solver), and
-// are backed up as exact values. The tree is kept across turns: observe() walks the root down
+// exact alpha-beta solve once few ice cells remain, or from the children (MCTS-Solver with
+// pessimistic/optimistic bounds, so draws are proven too), and are backed up as exact values;
+// a child whose optimistic bound cannot beat a sibling's pessimistic one is no longer searched. The tree is kept across turns: observe() walks the root down
 // the moves both players made, and the pool is compacted (root subtree copied to the spare
 // buffer) when it fills past half.
 #pragma once
@@ -68,7 +69,9 @@ class IcebreakingMcts final : public IcebreakingStrategy {
     float prior = 0;          // immediate gain of the move, scaled to about [-1, 1]
     std::int8_t move = -1;
     std::uint8_t nchild = 0;
-    std::uint8_t proof = kUnknown;  // for the player who moved into it
+    // Score bounds for the player who moved into it, in half points (0 loss, 1 draw, 2 win):
+    // proven once they meet (score-bounded MCTS, so draws get proven too).
+    std::uint8_t pess = 0, opt = 2;
   };
 
   void reset_tree(const icebreaking::Position& pos);
@@ -78,7 +81,7 @@ class IcebreakingMcts final : public IcebreakingStrategy {
   std::int32_t select(const Node& n) const;
   double playout(icebreaking::Position p);
   double evaluate(const icebreaking::Position& p) const;
-  void propagate_proofs(int depth);
+  void propagate_bounds(int depth);
   std::int32_t best_child() const;
   int gain(const icebreaking::Position& p, int c) const;
   int solve(icebreaking::Position& p, int alpha, int beta);
