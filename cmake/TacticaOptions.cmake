@@ -17,11 +17,15 @@ endif()
 #                        hidden visibility except the Boost.DLL exports in plugin.cpp.
 function(tactica_add_plugin name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "EXPORT" "SOURCES")
+  # One unity translation unit, sources in name order, as `tactica fuse` puts them in main.cpp:
+  # helpers of two files that clash there (same names in anonymous namespaces) fail here.
+  list(SORT arg_SOURCES)
   add_library(tactica_${name}_impl STATIC ${arg_SOURCES})
   target_link_libraries(tactica_${name}_impl PUBLIC tactica::core tactica::options)
   target_include_directories(tactica_${name}_impl PUBLIC ${PROJECT_SOURCE_DIR}/plugins)
   set_target_properties(tactica_${name}_impl PROPERTIES
-    POSITION_INDEPENDENT_CODE ON CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+    POSITION_INDEPENDENT_CODE ON CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
+    UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
 
   add_library(tactica_${name} MODULE ${arg_EXPORT})
   target_link_libraries(tactica_${name} PRIVATE tactica_${name}_impl tactica::plugin_export)
