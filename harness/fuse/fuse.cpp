@@ -1,0 +1,330 @@
+// fuse.cpp — see fuse.hpp.
+#include "fuse/fuse.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include "tactica/config.hpp"
+#include "tactica/loader.hpp"
+#include "tactica/session.hpp"
+
+#ifndef TACTICA_VERSION
+#error "TACTICA_VERSION (CMake's PROJECT_VERSION) must be defined"
+#endif
+#ifndef TACTICA_SOURCE_DIR
+#error "TACTICA_SOURCE_DIR (CMake's PROJECT_SOURCE_DIR) must be defined"
+#endif
+
+namespace tactica::fuse {
+namespace fs = std::filesystem;
+
+// The generated main() sets every field of these two; a new field must be baked in too.
+static_assert(sizeof(TimeConfig) == 6 * sizeof(std::int64_t),
+              "TimeConfig gained a field: bake it in time_code() below");
+static_assert(sizeof(SessionOptions) ==
+                  sizeof(TimeConfig) + 8 + 8 + sizeof(std::string) + 3 * sizeof(int) + 4,
+              "SessionOptions gained a field: set it in main_code() below as tactica-agent does");
+
+const char* project_version() { return TACTICA_VERSION; }
+const char* default_source_dir() { return TACTICA_SOURCE_DIR; }
+
+namespace {
+
+// The config and plugin, checked as core/host/main.cpp checks them before it plays.
+struct Loaded {
+  AgentConfig cfg;
+  Plugin plugin;
+};
+
+Loaded load(const FuseOptions& o) {
+  Loaded l;
+  l.cfg = load_config(o.config, o.sets);
+  try {
+    l.plugin = load_plugin(l.cfg.strategy, plugin_search_path(o.plugin_dirs));
+    require_game(l.plugin, l.cfg.game);
+  } catch (const PluginError& e) {
+    throw ConfigError(l.cfg.location("strategy") + ": strategy: " + e.what());
+  }
+  resolve_params(l.cfg, l.plugin.info());
+  // Built once, as tactica-agent does even for --check: its factory may refuse a combination.
+  try {
+    if (l.cfg.game == GameKind::hanpang)
+      (void)l.plugin.make_hanpang(l.cfg.params);
+    else
+      (void)l.plugin.make_icebreaking(l.cfg.params);
+  } catch (const PluginError& e) {
+    throw ConfigError(l.cfg.location("strategy") + ": strategy: " + e.what());
+  }
+  return l;
+}
+
+// The *.cpp files of a folder, sorted by name, except `skip`.
+std::vector<std::string> sources_in(const fs::path& dir, const std::string& skip) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string f = it->path().filename().string();
+    if (f.ends_with(".cpp") && f != skip && it->is_regular_file()) names.push_back(f);
+  }
+  if (ec) throw FuseError(dir.string() + ": cannot list: " + ec.message());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Printable ASCII only (for comments): control characters become spaces.
+std::string comment_safe(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return out;
+}
+
+std::string comment_block(const std::string& text, const std::string& indent) {
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    auto nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = "//" + indent + comment_safe(std::string_view(text).substr(pos, nl - pos));
+    line.erase(line.find_last_not_of(' ') + 1);
+    out += line + "\n";
+    pos = nl + 1;
+  }
+  return out;
+}
+
+// The config as the user names it: relative to the source tree when inside it, else its file
+// name (no absolute path goes into the output).
+std::string config_label(const std::string& file, const fs::path& root) {
+  std::error_code ec;
+  const fs::path abs = fs::weakly_canonical(fs::absolute(file), ec);
+  const fs::path r = fs::weakly_canonical(root, ec);
+  const std::string rel = abs.lexically_relative(r).generic_string();
+  if (!rel.empty() && !rel.starts_with("..")) return rel;
+  return fs::path(file).filename().string();
+}
+
+// A double as a C++ literal that reads back to the same value.
+std::string double_literal(double v) {
+  if (!std::isfinite(v)) throw FuseError("parameter value " + std::to_string(v) + " is not finite");
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string params_text(const AgentConfig& cfg, const PluginInfo& info) {
+  std::string s;
+  for (const auto& p : info.params(cfg.game)) s += " " + p.name + "=" + format_param(p, cfg.params.real(p.name));
+  return s.empty() ? " (none)" : s;
+}
+
+std::string time_text(const TimeConfig& t) {
+  return "reserve_ms=" + std::to_string(t.reserve_ms) + " move_overhead_ms=" +
+         std::to_string(t.move_overhead_ms) + " max_move_ms=" + std::to_string(t.max_move_ms) +
+         " node_budget=" + std::to_string(t.node_budget) + " bank_ms=" + std::to_string(t.bank_ms) +
+         " cpu_cap_ms=" + std::to_string(t.cpu_cap_ms);
+}
+
+std::string header_code(const Loaded& l, const FuseOptions& o, const fs::path& root,
+                        const std::vector<std::string>& files) {
+  const auto& info = l.plugin.info();
+  const char* game = game_name(l.cfg.game);
+  std::string sets;
+  for (const auto& s : o.sets) sets += " --set " + s;
+  std::string s;
+  s += "// main.cpp: a Tactica agent for " + std::string(game) + " in one file, made by `tactica fuse`\n";
+  s += "// (Tactica " + std::string(project_version()) + ") from " +
+       comment_safe(config_label(o.config, root) + sets) + ".\n";
+  s += "// Plugin: " + comment_safe(info.name + " " + info.version + ": " + info.summary) + "\n";
+  s += "// Build:  g++ -std=c++20 -O2 -o agent main.cpp   (standard library and POSIX only)\n";
+  s += "// Generated: edit the sources or the config and fuse again rather than this file.\n";
+  s += "//\n// The resolved config (every parameter, defaults included):\n//\n";
+  s += comment_block(resolved_toml(l.cfg, info), "   ");
+  s += "//\n// Inlined, in order:\n";
+  std::string line = "//  ";
+  for (const auto& f : files) {
+    if (line.size() + f.size() + 1 > 100) s += line + "\n", line = "//  ";
+    line += " " + f;
+  }
+  s += line + "\n\n";
+  return s;
+}
+
+std::string time_code(const TimeConfig& t) {
+  std::string s;
+  s += "inline TimeConfig time_config() {\n  TimeConfig t;\n";
+  s += "  t.reserve_ms = " + std::to_string(t.reserve_ms) + ";\n";
+  s += "  t.move_overhead_ms = " + std::to_string(t.move_overhead_ms) + ";\n";
+  s += "  t.max_move_ms = " + std::to_string(t.max_move_ms) + ";\n";
+  s += "  t.node_budget = " + std::to_string(t.node_budget) + "ULL;\n";
+  s += "  t.bank_ms = " + std::to_string(t.bank_ms) + ";\n";
+  s += "  t.cpu_cap_ms = " + std::to_string(t.cpu_cap_ms) + ";\n";
+  s += "  return t;\n}\n";
+  return s;
+}
+
+std::string main_code(const Loaded& l) {
+  const auto& cfg = l.cfg;
+  const auto& info = l.plugin.info();
+  const bool hanpang = cfg.game == GameKind::hanpang;
+  const std::string game = game_name(cfg.game);
+  const std::string Game = hanpang ? "Hanpang" : "Icebreaking";
+  const std::string ns = "tactica::plugins::" + cfg.strategy;
+  const std::string banner = "tactica (fused by Tactica " + std::string(project_version()) + "): " +
+                             game + ", plugin " + info.name + " " + info.version + ", seed " +
+                             std::to_string(cfg.seed) + ", params" + params_text(cfg, info) +
+                             ", time " + time_text(cfg.time);
+  std::string s;
+  s += "\n// ===== generated by tactica fuse: the config as constants, and main() =====\n";
+  s += "namespace tactica::fused {\n\n";
+  s += "// [params], resolved: every parameter of " + info.name + " for " + game + ".\n";
+  s += "inline Params params() {\n  Params p;\n";
+  for (const auto& [name, value] : cfg.params.values())
+    s += "  p.set(" + cpp_string_literal(name) + ", " + double_literal(value) + ");\n";
+  s += "  return p;\n}\n\n";
+  s += "// [time]\n" + time_code(cfg.time) + "\n";
+  s += "inline constexpr std::uint64_t kSeed = " + std::to_string(cfg.seed) + "ULL;\n";
+  s += "inline constexpr const char* kBanner =\n    " + cpp_string_literal(banner) + ";\n\n";
+  s += "// Stands in for the strategy if it cannot be built, so that the game is still played to\n"
+       "// the end with legal moves (the Session's own fallback).\n";
+  if (hanpang) {
+    s += "class FallbackStrategy final : public HanpangStrategy {\n public:\n"
+         "  int choose(const hanpang::State& s, const SearchLimits&, BestMove&) override {\n"
+         "    return hanpang::fallback_move(s);\n  }\n};\n\n";
+  } else {
+    s += "class FallbackStrategy final : public IcebreakingStrategy {\n public:\n"
+         "  int choose(const icebreaking::Board& board, const icebreaking::Position& pos,\n"
+         "             const SearchLimits&, BestMove&) override {\n"
+         "    return icebreaking_fallback_move(board, pos);\n  }\n};\n\n";
+  }
+  s += "}  // namespace tactica::fused\n\n";
+  s += "// As tactica-agent (core/host/main.cpp): build the strategy, run the " + Game + "Session.\n";
+  s += "int main(int argc, char** argv) {\n";
+  s += "  tactica::SessionOptions opt;\n";
+  s += "  opt.time = tactica::fused::time_config();\n";
+  s += "  opt.seed = tactica::fused::kSeed;\n";
+  s += "  opt.banner = tactica::fused::kBanner;\n";
+  s += "  for (int i = 1; i < argc; ++i) {\n"
+       "    const std::string_view arg = argv[i];\n"
+       "    if (arg == \"--verbose\" || arg == \"-v\")\n"
+       "      opt.verbose = true;\n"
+       "    else\n"
+       "      std::fprintf(stderr, \"tactica: ignoring argument '%s' (a fused agent takes only "
+       "--verbose)\\n\", argv[i]);\n"
+       "  }\n";
+  s += "  tactica::Params params = tactica::fused::params();\n";
+  s += "  // A no-op unless the plugin's sources declare a parameter its built module did not.\n";
+  s += "  params.fill_defaults(" + ns + "::describe().params(tactica::GameKind::" + game + "));\n";
+  s += "  std::unique_ptr<tactica::" + Game + "Strategy> strategy;\n";
+  s += "  try {\n";
+  s += "    strategy = " + ns + "::make_" + game + "(params);\n";
+  s += "  } catch (const std::exception& e) {\n";
+  s += "    std::fprintf(stderr, \"tactica: the " + info.name +
+       " strategy could not be built (%s): playing fallback moves\\n\", e.what());\n";
+  s += "  }\n";
+  s += "  if (!strategy) strategy = std::make_unique<tactica::fused::FallbackStrategy>();\n";
+  s += "  tactica::" + Game + "Session session(*strategy, opt);\n";
+  s += "  return session.run();\n";
+  s += "}\n";
+  return s;
+}
+
+// The first inlined file newer than the plugin module: its parameters may not be those of the
+// sources being fused.
+std::string staleness_warning(const Loaded& l, const fs::path& root, const std::vector<std::string>& files) {
+  std::error_code ec;
+  const auto module_time = fs::last_write_time(l.plugin.file(), ec);
+  if (ec) return {};
+  for (const auto& f : files) {
+    const auto t = fs::last_write_time(root / f, ec);
+    if (!ec && t > module_time)
+      return f + " is newer than " + l.plugin.file().filename().string() +
+             ": rebuild (cmake --build ...) so that the parameters checked here are the sources' own";
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string cpp_string_literal(std::string_view s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += ch;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\%03o", c);
+      out += buf;
+    }
+  }
+  return out + "\"";
+}
+
+FuseResult fuse(const FuseOptions& o) {
+  const fs::path root = fs::absolute(o.source_dir.empty() ? fs::path(default_source_dir()) : o.source_dir)
+                            .lexically_normal();
+  std::error_code ec;
+  if (!fs::is_regular_file(root / "core/include/tactica/session.hpp", ec))
+    throw FuseError(root.string() + ": not a Tactica source tree (no core/include/tactica/session.hpp); "
+                    "pass --source-dir DIR");
+
+  const Loaded l = load(o);
+  const std::string name = l.cfg.strategy;
+  const fs::path plugin_dir = root / "plugins" / name;
+  if (!fs::is_regular_file(plugin_dir / "plugin.hpp", ec))
+    throw FuseError(plugin_dir.string() + ": no sources of plugin '" + name +
+                    "' (plugin.hpp missing); pass --source-dir with the tree it was built from");
+
+  Amalgamator am(root, {"core/include", "plugins"});
+  if (fs::is_directory(root / "core/src", ec))
+    for (const auto& f : sources_in(root / "core/src", ""))
+      am.add_file("core/src/" + f);
+  const auto sources = sources_in(plugin_dir, "plugin.cpp");
+  if (sources.empty()) throw FuseError(plugin_dir.string() + ": no .cpp sources besides plugin.cpp");
+  for (const auto& f : sources) am.add_file("plugins/" + name + "/" + f);
+  am.add_include(name + "/plugin.hpp");
+  am.add_include("tactica/session.hpp");
+  for (const char* h : {"cstdint", "cstdio", "exception", "memory", "string_view"}) am.add_system_include(h);
+  am.add_text(main_code(l));
+
+  FuseResult r;
+  r.game = l.cfg.game;
+  r.plugin = l.plugin.info().name;
+  r.plugin_version = l.plugin.info().version;
+  r.files = am.files();
+  r.text = header_code(l, o, root, r.files) + am.text();
+  if (auto w = staleness_warning(l, root, r.files); !w.empty()) r.warnings.push_back(w);
+  return r;
+}
+
+void write_output(const fs::path& path, const std::string& text) {
+  std::error_code ec;
+  if (const auto dir = path.parent_path(); !dir.empty()) {
+    fs::create_directories(dir, ec);
+    if (ec) throw FuseError(dir.string() + ": cannot create the folder: " + ec.message());
+  }
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) throw FuseError(tmp.string() + ": cannot write: " + std::strerror(errno));
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw FuseError(path.string() + ": cannot write: " + ec.message());
+  }
+}
+
+}  // namespace tactica::fuse
