@@ -1,5 +1,8 @@
 // Engine primitives and whole random games for both games. A random game: list the legal moves,
-// pick one uniformly, play it (Hanpang: then push the next row), until the game ends.
+// pick one uniformly, play it (Hanpang: then push the next row), until the game ends. The
+// listing is the full one search uses (Hanpang: every group with its cells, size, lowest cell
+// and colour); the seeded rows and boards are generated inside the timed loop too.
+// Figures and the commands that produced them: docs/PERFORMANCE.md.
 #include <benchmark/benchmark.h>
 
 #include "tactica/hanpang.hpp"
@@ -9,10 +12,9 @@ namespace {
 
 using namespace tactica;
 
-// A mid-game Hanpang board: 12 random rows with a few random removals.
+// A mid-game Hanpang board: 12 random rows.
 hanpang::State hanpang_midgame(std::uint64_t seed) {
   hanpang::RowSource rows(seed);
-  Rng rng(seed);
   hanpang::State s;
   for (int i = 0; i < 12; ++i) s.push_row(rows.next());
   return s;

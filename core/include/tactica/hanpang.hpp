@@ -117,18 +117,34 @@ struct Set {
 };
 #endif
 
+inline Set grow(Set x, Set within) { return (x | up(x) | down(x) | right(x) | left(x)) & within; }
+
+// Most groups left for a fill are complete after this many steps: those are taken without a
+// test, so the loop after them usually stops at its first, well-predicted test.
+inline constexpr int kBlindSteps = 6;
+
 // The cells of `within` 4-connected to `seed` (a subset of `within`).
 inline u128 fill(u128 seed, u128 within) {
   const Set w = Set::of(within);
   Set g = Set::of(seed);
-  auto step = [&w](Set x) { return (x | up(x) | down(x) | right(x) | left(x)) & w; };
-  // Most groups left for a fill are complete after 6 steps: take those without a test, so the
-  // loop below usually stops at its first, well-predicted test.
-  for (int i = 0; i < 6; ++i) g = step(g);
+  for (int i = 0; i < kBlindSteps; ++i) g = grow(g, w);
   for (;;) {
-    const Set next = step(g);
+    const Set next = grow(g, w);
     if (next == g) return g.get();
     g = next;
+  }
+}
+
+// Two fills at once: the steps of each are a chain of dependent operations, so interleaving two
+// chains takes little more time than one.
+inline std::array<u128, 2> fill2(u128 seed_a, u128 within_a, u128 seed_b, u128 within_b) {
+  const Set wa = Set::of(within_a), wb = Set::of(within_b);
+  Set a = Set::of(seed_a), b = Set::of(seed_b);
+  for (int i = 0; i < kBlindSteps; ++i) a = grow(a, wa), b = grow(b, wb);
+  for (;;) {
+    const Set na = grow(a, wa), nb = grow(b, wb);
+    if (na == a && nb == b) return {a.get(), b.get()};
+    a = na, b = nb;
   }
 }
 
@@ -136,7 +152,8 @@ inline u128 fill(u128 seed, u128 within) {
 // tile (all colours at once: `up` = the tile above has the same colour, and so on).
 // A "star" is a tile whose same-coloured neighbours (2 to 4) touch nothing else of their colour;
 // it makes a whole group with them (every group of 3 is one). An isolated pair is listed from its
-// lower (or left) end.
+// lower (or left) end. (Finding larger shapes in bulk, such as two adjacent centres, was tried:
+// it cost more than the flood fills it saved.)
 struct Shapes {
   u128 up, dn, rt, lf;
   u128 deg0, deg1, deg2;  // the number of same-coloured neighbours, bit-sliced: d0 + 2 d1 + 4 d2
@@ -214,7 +231,15 @@ class RowSource {
   explicit RowSource(std::uint64_t seed) : rng_(seed) {}
   Row next() {
     Row r;
-    for (auto& c : r.colour) c = static_cast<std::uint8_t>(1 + rng_.below(3));
+    if constexpr (std::endian::native == std::endian::little) {
+      // The same draws, gathered in a register and stored at once (byte stores followed by a
+      // word load, as push_row does, would stall).
+      std::uint64_t w = 0;
+      for (int c = 0; c < kCols; ++c) w |= std::uint64_t{1 + rng_.below(3)} << (8 * c);
+      std::memcpy(r.colour.data(), &w, sizeof w);
+    } else {
+      for (auto& c : r.colour) c = static_cast<std::uint8_t>(1 + rng_.below(3));
+    }
     return r;
   }
 
@@ -271,30 +296,31 @@ class State {
   // happen, so this is a guard for hand-built states.
   bool push_row(const Row& row) {
     const bool out = (occupied() & kTop) != 0;
-    for (int k = 0; k < kColours; ++k) planes[k] = ((planes[k] << 1) & kValid) | row_plane(row, k + 1);
+    const std::array<u128, kColours> add = row_planes(row);
+    for (int k = 0; k < kColours; ++k) planes[k] = ((planes[k] << 1) & kValid) | add[k];
     if (out) end = End::overflow;
     return !out;
   }
 
-  // The bottom-row cells of `row` that have colour k (1..3), as a set.
-  static u128 row_plane(const Row& row, int k) {
+  // The bottom-row cells of each colour of `row`, as three sets (colours outside 1..3: none).
+  static std::array<u128, kColours> row_planes(const Row& row) {
     if constexpr (std::endian::native == std::endian::little) {
-      // One byte per column: find the bytes equal to k without a loop, then spread byte c
-      // (bit 8c) to bit 16c of the low (columns 0-3) or high (columns 4-7) half.
+      // One byte per column, spread from bit 8c to bit 16c of the low (columns 0-3) or high
+      // (columns 4-7) half; then the colour's two bits pick the plane.
       std::uint64_t w;
       std::memcpy(&w, row.colour.data(), sizeof w);
-      constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-      const std::uint64_t t = w ^ (kOnes * static_cast<std::uint64_t>(k));  // 0 where equal
-      const std::uint64_t m = ~(t | (t >> 1)) & kOnes;  // colours are 0..3: two bits decide
+      w &= 0x0303030303030303ULL;
       auto spread = [](std::uint64_t x) {
         x = (x | (x << 16)) & 0x0000FFFF0000FFFFULL;
         return (x | (x << 8)) & 0x00FF00FF00FF00FFULL;
       };
-      return u128{spread(m & 0xFFFFFFFFULL)} | (u128{spread(m >> 32)} << 64);
+      const u128 lanes = (u128{spread(w >> 32)} << 64) | spread(w & 0xFFFFFFFFULL);
+      const u128 b0 = lanes & kBottom, b1 = (lanes >> 1) & kBottom;
+      return {b0 & ~b1, b1 & ~b0, b0 & b1};
     } else {
-      u128 m = 0;
+      std::array<u128, kColours> m{};
       for (int c = 0; c < kCols; ++c)
-        if (row.colour[c] == k) m |= bit128(cell(c, 0));
+        if (row.colour[c] >= 1 && row.colour[c] <= 3) m[row.colour[c] - 1] |= bit128(cell(c, 0));
       return m;
     }
   }
@@ -302,7 +328,7 @@ class State {
   // The group of same-coloured tiles 4-connected to cell c (empty set if c is empty).
   u128 group_at(int c) const {
     const int k = colour_at(c);
-    return k ? flood_fill<kLane>(bit128(c), planes[k - 1]) : 0;
+    return k ? detail::fill(bit128(c), planes[k - 1]) : 0;
   }
 
   // Lists every group once, in no particular order. Most groups of a playing board are tiny,
@@ -316,12 +342,18 @@ class State {
     n = add_singles<1>(items, n, sh);
     n = add_multis<0>(items, n, sh);
     n = add_multis<1>(items, n, sh);
+    // The rest two groups at a time: from the lowest and the highest cell left (the same group
+    // if the first fill reaches the second seed).
     for (u128 rest = sh.rest; rest;) {
-      const int c = lowest_bit(rest);
-      const int colour = colour_of(c);
-      const u128 g = detail::fill(rest & (~rest + 1), rest & planes[colour - 1]);
-      rest ^= g;
-      items[n++] = Group{g, popcount(g), c, colour};
+      const u128 a = rest & (~rest + 1), b = highest(rest);
+      const int ca = colour_of(a), cb = colour_of(b);
+      const auto [ga, gb] = detail::fill2(a, rest & planes[ca - 1], b, rest & planes[cb - 1]);
+      items[n++] = Group{ga, popcount(ga), lowest_bit(a), ca};
+      rest ^= ga;
+      if (!(ga & b)) {
+        items[n++] = Group{gb, popcount(gb), lowest_bit(gb), cb};
+        rest ^= gb;
+      }
     }
     out.count = n;
   }
@@ -332,48 +364,7 @@ class State {
     int n = popcount(sh.single) + popcount(sh.multi);
     for (u128 rest = sh.rest; rest; ++n) {
       const u128 seed = rest & (~rest + 1);
-      rest ^= detail::fill(seed, rest & planes[colour_of(lowest_bit(seed)) - 1]);
-    }
-    return n;
-  }
-
-  // The colour (1..3) of the tile at c, without branches (c must hold a tile).
-  int colour_of(int c) const {
-    return 1 + static_cast<int>((planes[1] >> c) & 1) + 2 * static_cast<int>((planes[2] >> c) & 1);
-  }
-
-  // Appends the single tiles of one 64-bit half of the board to items[n..]; returns the count.
-  template <int Half>
-  int add_singles(Group* items, int n, const detail::Shapes& sh) const {
-    auto half = [](u128 x) { return static_cast<std::uint64_t>(x >> (64 * Half)); };
-    const std::uint64_t p1 = half(planes[1]), p2 = half(planes[2]);
-    for (std::uint64_t m = half(sh.single); m; m &= m - 1) {
-      const int i = std::countr_zero(m);
-      const auto colour = static_cast<int>(1 + ((p1 >> i) & 1) + 2 * ((p2 >> i) & 1));
-      items[n++] = Group{u128{m & (~m + 1)} << (64 * Half), 1, 64 * Half + i, colour};
-    }
-    return n;
-  }
-
-  // Appends the pairs and stars centred in one 64-bit half: the centre and its same-coloured
-  // neighbours (which may lie in the other half: columns 3 and 4 meet there).
-  template <int Half>
-  int add_multis(Group* items, int n, const detail::Shapes& sh) const {
-    using std::uint64_t;
-    auto half = [](u128 x) { return static_cast<uint64_t>(x >> (64 * Half)); };
-    const uint64_t up = half(sh.up), dn = half(sh.dn), rt = half(sh.rt), lf = half(sh.lf);
-    const uint64_t d0 = half(sh.deg0), d1 = half(sh.deg1), d2 = half(sh.deg2);
-    const uint64_t p1 = half(planes[1]), p2 = half(planes[2]);
-    for (uint64_t m = half(sh.multi); m; m &= m - 1) {
-      const int i = std::countr_zero(m);
-      const uint64_t b = m & (~m + 1);
-      const uint64_t here =
-          b | ((b & up) << 1) | ((b & dn) >> 1) | ((b & rt) << kLane) | ((b & lf) >> kLane);
-      const u128 g = Half == 0 ? (u128{(b & rt) >> (64 - kLane)} << 64) | here
-                               : (u128{here} << 64) | ((b & lf) << (64 - kLane));
-      const auto size = static_cast<int>(1 + ((d0 >> i) & 1) + 2 * ((d1 >> i) & 1) + 4 * ((d2 >> i) & 1));
-      const auto colour = static_cast<int>(1 + ((p1 >> i) & 1) + 2 * ((p2 >> i) & 1));
-      items[n++] = Group{g, size, lowest_bit(g), colour};
+      rest ^= detail::fill(seed, rest & planes[colour_of(seed) - 1]);
     }
     return n;
   }
@@ -447,6 +438,55 @@ class State {
   }
 
   friend bool operator==(const State&, const State&) = default;
+
+ private:
+  // The highest cell of a non-empty set, as a set.
+  static u128 highest(u128 s) {
+    const auto hi = static_cast<std::uint64_t>(s >> 64), lo = static_cast<std::uint64_t>(s);
+    return hi ? u128{std::uint64_t{1} << (63 - std::countl_zero(hi))} << 64
+              : u128{std::uint64_t{1} << (63 - std::countl_zero(lo))};
+  }
+
+  // The colour (1..3) of the tile `b` (one cell, holding a tile), without branches.
+  int colour_of(u128 b) const {
+    return 1 + static_cast<int>((planes[1] & b) != 0) + 2 * static_cast<int>((planes[2] & b) != 0);
+  }
+
+  // Appends the single tiles of one 64-bit half of the board to items[n..]; returns the count.
+  template <int Half>
+  int add_singles(Group* items, int n, const detail::Shapes& sh) const {
+    auto half = [](u128 x) { return static_cast<std::uint64_t>(x >> (64 * Half)); };
+    const std::uint64_t p1 = half(planes[1]), p2 = half(planes[2]);
+    for (std::uint64_t m = half(sh.single); m; m &= m - 1) {
+      const int i = std::countr_zero(m);
+      const auto colour = static_cast<int>(1 + ((p1 >> i) & 1) + 2 * ((p2 >> i) & 1));
+      items[n++] = Group{u128{m & (~m + 1)} << (64 * Half), 1, 64 * Half + i, colour};
+    }
+    return n;
+  }
+
+  // Appends the pairs and stars centred in one 64-bit half: the centre and its same-coloured
+  // neighbours (which may lie in the other half: columns 3 and 4 meet there).
+  template <int Half>
+  int add_multis(Group* items, int n, const detail::Shapes& sh) const {
+    using std::uint64_t;
+    auto half = [](u128 x) { return static_cast<uint64_t>(x >> (64 * Half)); };
+    const uint64_t up = half(sh.up), dn = half(sh.dn), rt = half(sh.rt), lf = half(sh.lf);
+    const uint64_t d0 = half(sh.deg0), d1 = half(sh.deg1), d2 = half(sh.deg2);
+    const uint64_t p1 = half(planes[1]), p2 = half(planes[2]);
+    for (uint64_t m = half(sh.multi); m; m &= m - 1) {
+      const int i = std::countr_zero(m);
+      const uint64_t b = m & (~m + 1);
+      const uint64_t here =
+          b | ((b & up) << 1) | ((b & dn) >> 1) | ((b & rt) << kLane) | ((b & lf) >> kLane);
+      const u128 g = Half == 0 ? (u128{(b & rt) >> (64 - kLane)} << 64) | here
+                               : (u128{here} << 64) | ((b & lf) << (64 - kLane));
+      const auto size = static_cast<int>(1 + ((d0 >> i) & 1) + 2 * ((d1 >> i) & 1) + 4 * ((d2 >> i) & 1));
+      const auto colour = static_cast<int>(1 + ((p1 >> i) & 1) + 2 * ((p2 >> i) & 1));
+      items[n++] = Group{g, size, lowest_bit(g), colour};
+    }
+    return n;
+  }
 };
 
 // The cheap move the agent falls back on: the largest group that does not end the game by
