@@ -337,7 +337,7 @@ int IcebreakingMcts::choose(const Board& board, const Position& pos, const Searc
     tree_valid_ = false;
   }
   stats_ = {};
-  if (pos.over()) return kNoCell;
+  if (pos.over()) return icebreaking::kNoCell;
   // A safe answer at once: the best immediate gain.
   int fallback = lowest_bit(pos.ice), fallback_gain = -1000;
   for (u128 s = pos.ice; s;) {
