@@ -183,4 +183,11 @@ inline int alternating_sum(const Board& b, u128 s) {
   return v;
 }
 
+// The same game over the cells worth something (score > 0) only: both players grab those first,
+// the rest is taken late and mostly in captures, so its parity is too uncertain to count.
+inline int alternating_plus(const Board& b, u128 s) {
+  const int n2 = popcount(s & b.plus2), n1 = popcount(s & b.plus1);
+  return (n2 & 1) * 2 + (n1 & 1) * ((n2 & 1) ? -1 : 1);
+}
+
 }  // namespace tactica::plugins::common::ice

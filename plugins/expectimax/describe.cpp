@@ -22,13 +22,14 @@ PluginInfo describe() {
   };
   info.icebreaking_params = {
       {"tt_mb", T::integer, 32, 1, 1024, "transposition table size in MiB"},
-      {"qdepth", T::integer, 4, 0, 16, "plies of capture-only quiescence at the horizon"},
+      {"qdepth", T::integer, 0, 0, 16, "plies of capture-only quiescence at the horizon"},
       {"solve_at", T::integer, 16, 0, 72, "search straight to the end with this many ice cells or fewer"},
       {"aspiration", T::integer, 0, 0, 50, "aspiration window half-width in points (0: full window)"},
       {"pvs", T::boolean, 1, 0, 1, "principal variation search (null windows after the first move)"},
       {"iter_start", T::real, 0.6, 0.05, 1, "start another iteration only before this fraction of the move's soft time"},
-      {"w_pool", T::real, 1, 0, 4, "evaluation: weight of the alternating sum of the cells left"},
+      {"w_pool", T::real, 0, 0, 4, "evaluation: weight of the alternating sum of the cells left"},
       {"w_threat", T::real, 0, -2, 2, "evaluation: weight of the best capture open to the side to move"},
+      {"w_plus", T::real, 0, 0, 4, "evaluation: weight of the alternating sum of the positive cells left"},
   };
   return info;
 }

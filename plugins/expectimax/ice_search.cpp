@@ -23,6 +23,7 @@ IceSearch::IceSearch(const IceParams& p) : p_(p), stack_(kMaxPly + 2) {
   for (auto& z : zob_) z = splitmix64(x);
   w_pool_ = static_cast<int>(std::lround(p.w_pool * kUnit));
   w_threat_ = static_cast<int>(std::lround(p.w_threat * kUnit));
+  w_plus_ = static_cast<int>(std::lround(p.w_plus * kUnit));
 }
 
 void IceSearch::new_game(const icebreaking::Board& b) {
@@ -67,7 +68,9 @@ void IceSearch::check_limits() {
 }
 
 int IceSearch::evaluate(u128 s) const {
-  int v = w_pool_ * ice::alternating_sum(board_, s);
+  int v = 0;
+  if (w_pool_) v += w_pool_ * ice::alternating_sum(board_, s);
+  if (w_plus_) v += w_plus_ * ice::alternating_plus(board_, s);
   if (w_threat_) {
     int best = 0;
     for (u128 t = s; t;) {
@@ -219,7 +222,41 @@ int IceSearch::negamax(u128 s, std::uint64_t key, int depth, int alpha, int beta
   return best;
 }
 
-IceSearch::Result IceSearch::run(u128 s, const SearchLimits& limits, BestMove* publish) {
+// One root iteration at `depth` within (lo, hi): PVS over the root moves in their current order.
+// Returns the best value (fail-soft) and its index; on a stop the index is that of a move that
+// beat the first one outright, or 0.
+int IceSearch::root_iteration(u128 s, std::uint64_t key, Gen* moves, int count, int depth, int lo,
+                              int hi, int& best_i, BestMove* publish) {
+  int alpha = lo, best = -kInf;
+  best_i = 0;
+  for (int i = 0; i < count; ++i) {
+    const Gen& m = moves[i];
+    const u128 cap = m.captured ? ice::captures(s, m.cell) : 0;
+    const u128 child = s & ~(cap | bit128(m.cell));
+    const std::uint64_t ck = key ^ zob_[m.cell] ^ (cap ? key_of(cap) : 0);
+    const int g = m.gain;
+    int v;
+    if (i == 0 || !p_.pvs) {
+      v = g - negamax(child, ck, depth - 1, g - hi, g - alpha, 1);
+    } else {
+      v = g - negamax(child, ck, depth - 1, g - alpha - 1, g - alpha, 1);
+      if (v > alpha && v < hi && !stop_) v = g - negamax(child, ck, depth - 1, g - hi, g - alpha, 1);
+    }
+    if (stop_) break;
+    if (v > best) {
+      best = v, best_i = i;
+      if (v > alpha) {
+        alpha = v;
+        // A move that beats the first within the iteration is trustworthy: publish it now.
+        if (i > 0 && publish) publish->publish(m.cell);
+      }
+      if (alpha >= hi) break;
+    }
+  }
+  return best;
+}
+
+IceSearch::Result IceSearch::run(u128 s, int margin, const SearchLimits& limits, BestMove* publish) {
   Result r;
   nodes_ = 0;
   budget_ = limits.node_budget;
@@ -229,11 +266,12 @@ IceSearch::Result IceSearch::run(u128 s, const SearchLimits& limits, BestMove* p
   const int n = popcount(s);
   if (!n) return r;
 
-  // Root moves, ordered by gain; each iteration moves its best to the front.
+  // Step 1. Root moves, ordered by gain, the table's move first.
   Gen* moves = stack_[kMaxPly + 1].data();
   const int count = generate(s, moves);
   std::stable_sort(moves, moves + count, [](const Gen& a, const Gen& b) { return a.gain > b.gain; });
-  if (const TTEntry* e = probe(s, key_of(s))) {
+  const std::uint64_t key = key_of(s);
+  if (const TTEntry* e = probe(s, key)) {
     const int tm = static_cast<int>(e->hi_move >> 25) - 1;
     for (int i = 0; i < count; ++i)
       if (moves[i].cell == tm) std::rotate(moves, moves + i, moves + i + 1);
@@ -243,64 +281,71 @@ IceSearch::Result IceSearch::run(u128 s, const SearchLimits& limits, BestMove* p
   if (count == 1) {
     r.value = moves[0].gain;
     r.exact = true;
+    r.nodes = 1;
     return r;
   }
 
-  const std::uint64_t key = key_of(s);
-  const int first_depth = n <= p_.solve_at ? n : 1;
+  // Step 2. Iterative deepening (with optional aspiration windows) from `from` to `to`;
+  // false once the search must stop.
   int prev = 0;
-  for (int depth = first_depth; depth <= n; ++depth) {
-    int lo = -kInf, hi = kInf;
-    if (p_.aspiration > 0 && depth > first_depth) {
-      lo = prev - p_.aspiration * kUnit;
-      hi = prev + p_.aspiration * kUnit;
-    }
-    int best = -kInf, best_i = 0;
-    for (;;) {  // aspiration re-searches
-      int alpha = lo;
-      best = -kInf, best_i = 0;
-      for (int i = 0; i < count; ++i) {
-        const Gen& m = moves[i];
-        const u128 cap = m.captured ? ice::captures(s, m.cell) : 0;
-        const u128 child = s & ~(cap | bit128(m.cell));
-        const std::uint64_t ck = key ^ zob_[m.cell] ^ (cap ? key_of(cap) : 0);
-        const int g = m.gain;
-        int v;
-        if (i == 0 || !p_.pvs) {
-          v = g - negamax(child, ck, depth - 1, g - hi, g - alpha, 1);
-        } else {
-          v = g - negamax(child, ck, depth - 1, g - alpha - 1, g - alpha, 1);
-          if (v > alpha && v < hi && !stop_) v = g - negamax(child, ck, depth - 1, g - hi, g - alpha, 1);
-        }
-        if (stop_) break;
-        if (v > best) {
-          best = v, best_i = i;
-          if (v > alpha) alpha = v;
-          // A move that beats the previous best within the iteration is trustworthy.
-          if (i > 0 && depth > first_depth && v > lo && publish) publish->publish(m.cell);
-          if (alpha >= hi) break;
-        }
+  auto deepen = [&](int from, int to) {
+    for (int depth = from; depth <= to; ++depth) {
+      int lo = -kInf, hi = kInf;
+      if (p_.aspiration > 0 && depth > 1) {
+        lo = prev - p_.aspiration * kUnit;
+        hi = prev + p_.aspiration * kUnit;
       }
-      if (stop_) break;
-      if (best <= lo && lo > -kInf) { lo = -kInf; continue; }
-      if (best >= hi && hi < kInf) { hi = kInf; continue; }
-      break;
+      int best_i = 0, best;
+      for (;;) {
+        best = root_iteration(s, key, moves, count, depth, lo, hi, best_i, depth > 1 ? publish : nullptr);
+        if (stop_) break;
+        if (best <= lo && lo > -kInf) { lo = -kInf; continue; }
+        if (best >= hi && hi < kInf) { hi = kInf; continue; }
+        break;
+      }
+      if (stop_) {
+        if (best_i > 0 && depth > 1) r.move = moves[best_i].cell;
+        return false;
+      }
+      std::rotate(moves, moves + best_i, moves + best_i + 1);
+      r.move = moves[0].cell;
+      r.value = prev = best;
+      r.depth = depth;
+      r.exact = depth >= n;
+      if (publish) publish->publish(r.move);
+      if (r.exact) return false;
+      if (budget_ && nodes_ >= budget_) return false;
+      if (!limits.deadline.unlimited() && limits.deadline.soft_fraction() >= p_.iter_start) return false;
+      if (limits.deadline.soft_expired()) return false;
     }
-    if (stop_) {
-      // Keep a move of the unfinished iteration only if it beat the previous best outright.
-      if (best_i > 0 && depth > first_depth) r.move = moves[best_i].cell;
-      break;
+    return true;
+  };
+
+  // Step 3. Few cells left: a short search for a safe fallback, then solve win/draw/loss
+  // exactly. The game is won if the rest is worth more than -margin to us, so the window
+  // (t - 1, t + 1) around t = -margin decides it (exact values are multiples of kUnit). A win or
+  // a draw is played at once; a loss goes on deepening, to make the opponent find the refutation.
+  if (n <= p_.solve_at) {
+    const int quick = std::min(n, 4);
+    if (!deepen(1, quick) && (stop_ || r.exact)) {
+      r.nodes = nodes_;
+      deadline_ = nullptr;
+      return r;
     }
-    std::rotate(moves, moves + best_i, moves + best_i + 1);
-    r.move = moves[0].cell;
-    r.value = prev = best;
-    r.depth = depth;
-    r.exact = depth >= n;
-    if (publish) publish->publish(r.move);
-    if (r.exact) break;
-    if (budget_ && nodes_ >= budget_) break;
-    if (!limits.deadline.unlimited() && limits.deadline.soft_fraction() >= p_.iter_start) break;
-    if (limits.deadline.soft_expired()) break;
+    const int t = -margin * kUnit;
+    int bi = 0;
+    const int v = root_iteration(s, key, moves, count, n, t - 1, t + 1, bi, nullptr);
+    if (!stop_ && v > t - 1) {
+      r.move = moves[bi].cell;
+      r.value = v;
+      r.depth = n;
+      r.exact = true;
+      if (publish) publish->publish(r.move);
+    } else if (!stop_) {
+      deepen(quick + 1, n);
+    }
+  } else {
+    deepen(1, n);
   }
   r.nodes = nodes_;
   deadline_ = nullptr;

@@ -20,14 +20,15 @@ namespace tactica::plugins::expectimax {
 
 struct IceParams {
   int tt_mb = 32;        // transposition table size in MiB (rounded down to a power of two)
-  int qdepth = 4;        // plies of capture-only quiescence at the horizon (0: plain eval)
+  int qdepth = 0;        // plies of capture-only quiescence at the horizon (0: plain eval)
   int solve_at = 16;     // with this many ice cells or fewer, search straight to the end
   int aspiration = 0;    // half-width of the aspiration window in points (0: full window)
   bool pvs = true;       // principal variation search (null windows after the first move)
   double iter_start = 0.6;  // start another iteration only before this fraction of the soft time
   // Evaluation weights (points per unit): see common/icebreaking_eval.hpp.
-  double w_pool = 1.0;    // the alternating sum of the cells left ("pick from a pool" value)
+  double w_pool = 0.0;    // the alternating sum of the cells left ("pick from a pool" value)
   double w_threat = 0.0;  // the best capture now available to the side to move
+  double w_plus = 0.0;    // the alternating sum of the positive cells left
 };
 
 class IceSearch {
@@ -47,9 +48,10 @@ class IceSearch {
     bool exact = false;
     std::uint64_t nodes = 0;
   };
-  // Iterative deepening from the ice set `ice` (side to move = the caller) within the limits.
-  // Publishes the best move after every completed iteration (and on a new best within one).
-  Result run(u128 ice, const SearchLimits& limits, BestMove* best);
+  // Iterative deepening from the ice set `ice` (side to move = the caller, ahead by `margin`
+  // points) within the limits. Publishes the best move after every completed iteration (and on
+  // a new best within one). With at most solve_at cells left it first solves win/draw/loss.
+  Result run(u128 ice, int margin, const SearchLimits& limits, BestMove* best);
 
   // The exact value of the rest of the game (for tests): a full-depth search with no limits.
   int exact_value(u128 ice);
@@ -79,6 +81,8 @@ class IceSearch {
   int negamax(u128 ice, std::uint64_t key, int depth, int alpha, int beta, int ply);
   int qsearch(u128 ice, int alpha, int beta, int qd);
   int generate(u128 ice, Gen* out);
+  int root_iteration(u128 s, std::uint64_t key, Gen* moves, int count, int depth, int lo, int hi,
+                     int& best_i, BestMove* publish);
   std::uint64_t key_of(u128 s) const;
   void check_limits();
 
@@ -100,7 +104,7 @@ class IceSearch {
   std::uint64_t nodes_ = 0, budget_ = 0;
   const Deadline* deadline_ = nullptr;
   bool stop_ = false;
-  int w_pool_ = 0, w_threat_ = 0;  // weights in kUnit / 8 steps
+  int w_pool_ = 0, w_threat_ = 0, w_plus_ = 0;  // weights in kUnit / 8 steps
 };
 
 }  // namespace tactica::plugins::expectimax

@@ -16,6 +16,7 @@ IceParams ice_params(const Params& p) {
   q.iter_start = p.real("iter_start");
   q.w_pool = p.real("w_pool");
   q.w_threat = p.real("w_threat");
+  q.w_plus = p.real("w_plus");
   return q;
 }
 
@@ -32,7 +33,7 @@ class IceStrategy final : public IcebreakingStrategy {
       board_ = b;
       search_.new_game(b);
     }
-    const auto r = search_.run(pos.ice, limits, &best);
+    const auto r = search_.run(pos.ice, pos.margin(), limits, &best);
     stats_.nodes = r.nodes;
     stats_.depth = r.depth;
     stats_.value = static_cast<double>(r.value) / IceSearch::kUnit;

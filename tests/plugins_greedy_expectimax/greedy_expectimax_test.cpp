@@ -192,12 +192,20 @@ TEST_CASE("expectimax icebreaking: the exact solver equals plain minimax on smal
     CHECK(search.exact_value(pos.ice) == truth * plugins::expectimax::IceSearch::kUnit);
     // And the root search at full depth agrees and plays a move achieving it.
     SearchLimits lim;
-    const auto r = search.run(pos.ice, lim, nullptr);
+    const auto r = search.run(pos.ice, -1000, lim, nullptr);
     CHECK(r.exact);
     CHECK(r.value == truth * plugins::expectimax::IceSearch::kUnit);
     auto t = pos;
     const int g = t.play(b, r.move).gain;
     CHECK(g - brute_force(b, t) == truth);
+    // The win/draw/loss solve (margins around the truth) keeps the best achievable outcome.
+    for (int margin : {-truth - 1, -truth, -truth + 1}) {
+      const auto w = search.run(pos.ice, margin, lim, nullptr);
+      auto u = pos;
+      const int after = u.play(b, w.move).gain - brute_force(b, u) + margin;
+      const int best_outcome = (truth + margin > 0) - (truth + margin < 0);
+      CHECK((after > 0) - (after < 0) == best_outcome);
+    }
     ++checked;
   }
   CHECK(checked >= 20);
@@ -360,7 +368,7 @@ TEST_CASE("expectimax icebreaking: a hand-solved strip (a capture that loses, a 
   p.tt_mb = 1;
   plugins::expectimax::IceSearch search(p);
   search.new_game(b);
-  const auto r = search.run(s, SearchLimits{}, nullptr);
+  const auto r = search.run(s, -1000, SearchLimits{}, nullptr);
   CHECK(r.exact);
   CHECK(r.move == icebreaking::cell(4, 0));
   CHECK(r.value == 4 * plugins::expectimax::IceSearch::kUnit);
