@@ -1,14 +1,14 @@
 // config.cpp — reading and checking agent configs with toml++ (see tactica/config.hpp).
 #include "tactica/config.hpp"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <toml++/toml.h>
 
 namespace tactica {
 namespace {
@@ -18,7 +18,7 @@ const char* kTopKeys = "game, strategy, seed, [time], [params]";
 struct TimeKey {
   const char* name;
   std::int64_t min, max;
-  std::int64_t TimeConfig::*field;          // one of the two is set
+  std::int64_t TimeConfig::*field;  // one of the two is set
   std::uint64_t TimeConfig::*ufield;
 };
 const TimeKey kTimeKeys[] = {
@@ -38,16 +38,26 @@ std::string time_keys() {
 
 std::string type_name(const toml::node& v) {
   switch (v.type()) {
-    case toml::node_type::string: return "string";
-    case toml::node_type::integer: return "integer";
-    case toml::node_type::floating_point: return "float";
-    case toml::node_type::boolean: return "boolean";
-    case toml::node_type::table: return "table";
-    case toml::node_type::array: return "array";
-    case toml::node_type::date: return "date";
-    case toml::node_type::time: return "time";
-    case toml::node_type::date_time: return "date-time";
-    default: return "nothing";
+    case toml::node_type::string:
+      return "string";
+    case toml::node_type::integer:
+      return "integer";
+    case toml::node_type::floating_point:
+      return "float";
+    case toml::node_type::boolean:
+      return "boolean";
+    case toml::node_type::table:
+      return "table";
+    case toml::node_type::array:
+      return "array";
+    case toml::node_type::date:
+      return "date";
+    case toml::node_type::time:
+      return "time";
+    case toml::node_type::date_time:
+      return "date-time";
+    default:
+      return "nothing";
   }
 }
 
@@ -66,7 +76,8 @@ std::string at(const std::string& file, const toml::source_region& src) {
 std::int64_t get_int(const toml::node& v, const std::string& where, const std::string& key,
                      std::int64_t lo, std::int64_t hi) {
   const auto range = std::to_string(lo) + ".." + std::to_string(hi);
-  if (!v.is_integer()) fail(where, key, "expected an integer " + range + ", got " + with_article(type_name(v)));
+  if (!v.is_integer())
+    fail(where, key, "expected an integer " + range + ", got " + with_article(type_name(v)));
   const std::int64_t x = v.as_integer()->get();
   if (x < lo || x > hi) fail(where, key, std::to_string(x) + " is out of range; allowed: " + range);
   return x;
@@ -74,12 +85,15 @@ std::int64_t get_int(const toml::node& v, const std::string& where, const std::s
 
 std::string get_string(const toml::node& v, const std::string& where, const std::string& key,
                        const std::string& allowed) {
-  if (!v.is_string()) fail(where, key, "expected a string, got " + with_article(type_name(v)) + "; allowed: " + allowed);
+  if (!v.is_string())
+    fail(where, key,
+         "expected a string, got " + with_article(type_name(v)) + "; allowed: " + allowed);
   return v.as_string()->get();
 }
 
 // Applies one key (dotted: "seed", "time.reserve_ms", "params.width") with its value.
-void apply(AgentConfig& cfg, const std::string& key, const toml::node& v, const std::string& where) {
+void apply(AgentConfig& cfg, const std::string& key, const toml::node& v,
+           const std::string& where) {
   if (key == "game") {
     const std::string g = get_string(v, where, key, "\"hanpang\", \"icebreaking\"");
     if (g == "hanpang")
@@ -93,7 +107,9 @@ void apply(AgentConfig& cfg, const std::string& key, const toml::node& v, const 
     const bool ok = !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
       return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
     });
-    if (!ok) fail(where, key, "\"" + s + "\" is not a plugin name; allowed: lower-case letters, digits, '_'");
+    if (!ok)
+      fail(where, key,
+           "\"" + s + "\" is not a plugin name; allowed: lower-case letters, digits, '_'");
     cfg.strategy = s;
   } else if (key == "seed") {
     cfg.seed = static_cast<std::uint64_t>(get_int(v, where, key, 0, INT64_MAX));
@@ -101,7 +117,8 @@ void apply(AgentConfig& cfg, const std::string& key, const toml::node& v, const 
     const std::string name = key.substr(5);
     const auto it = std::find_if(std::begin(kTimeKeys), std::end(kTimeKeys),
                                  [&](const TimeKey& k) { return name == k.name; });
-    if (it == std::end(kTimeKeys)) fail(where, key, "unknown key in [time]; allowed: " + time_keys());
+    if (it == std::end(kTimeKeys))
+      fail(where, key, "unknown key in [time]; allowed: " + time_keys());
     const std::int64_t x = get_int(v, where, key, it->min, it->max);
     if (it->field)
       cfg.time.*(it->field) = x;
@@ -127,7 +144,8 @@ void apply(AgentConfig& cfg, const std::string& key, const toml::node& v, const 
 // Applies a whole [section] table of the file.
 void apply_section(AgentConfig& cfg, const std::string& section, const toml::node& v,
                    const std::string& where) {
-  if (!v.is_table()) fail(where, section, "expected a table [" + section + "], got " + with_article(type_name(v)));
+  if (!v.is_table())
+    fail(where, section, "expected a table [" + section + "], got " + with_article(type_name(v)));
   for (auto&& [k, val] : *v.as_table()) {
     const std::string key = section + "." + std::string(k.str());
     const std::string w = at(cfg.file, val.source());
@@ -194,7 +212,8 @@ AgentConfig load_config(const std::string& file, const std::vector<std::string>&
   try {
     tbl = toml::parse(text.str(), file);
   } catch (const toml::parse_error& e) {
-    throw ConfigError(at(file, e.source()) + ": TOML syntax error: " + std::string(e.description()));
+    throw ConfigError(at(file, e.source()) +
+                      ": TOML syntax error: " + std::string(e.description()));
   }
   for (auto&& [k, v] : tbl) {
     const std::string key(k.str());
@@ -207,7 +226,8 @@ AgentConfig load_config(const std::string& file, const std::vector<std::string>&
       fail(where, key, std::string("unknown key; allowed: ") + kTopKeys);
   }
   for (const auto& s : sets) apply_set(cfg, s);
-  if (!cfg.where.count("game")) fail(file, "game", "missing; allowed: \"hanpang\", \"icebreaking\"");
+  if (!cfg.where.count("game"))
+    fail(file, "game", "missing; allowed: \"hanpang\", \"icebreaking\"");
   if (!cfg.where.count("strategy"))
     fail(file, "strategy", "missing; name a plugin, e.g. strategy = \"greedy\"");
   return cfg;
@@ -228,9 +248,12 @@ std::string describe_param_type(const ParamSpec& s) {
 
 std::string format_param(const ParamSpec& s, double v) {
   switch (s.type) {
-    case ParamType::integer: return std::to_string(static_cast<std::int64_t>(v));
-    case ParamType::real: return shortest(v);
-    case ParamType::boolean: return v != 0.0 ? "true" : "false";
+    case ParamType::integer:
+      return std::to_string(static_cast<std::int64_t>(v));
+    case ParamType::real:
+      return shortest(v);
+    case ParamType::boolean:
+      return v != 0.0 ? "true" : "false";
   }
   return "?";
 }
@@ -240,21 +263,28 @@ void resolve_params(AgentConfig& cfg, const PluginInfo& info) {
   Params out;
   for (const auto& [name, raw] : cfg.raw_params) {
     const std::string key = "params." + name;
-    const auto it = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == name; });
+    const auto it = std::find_if(specs.begin(), specs.end(),
+                                 [&](const ParamSpec& s) { return s.name == name; });
     if (it == specs.end()) {
       std::string allowed;
-      for (const auto& s : specs) allowed += (allowed.empty() ? "" : ", ") + s.name + " (" + describe_param_type(s) + ")";
-      fail(raw.where, key, "unknown parameter of plugin '" + info.name + "' for " + game_name(cfg.game) +
-                               "; allowed: " + (allowed.empty() ? "none" : allowed));
+      for (const auto& s : specs)
+        allowed += (allowed.empty() ? "" : ", ") + s.name + " (" + describe_param_type(s) + ")";
+      fail(raw.where, key,
+           "unknown parameter of plugin '" + info.name + "' for " + game_name(cfg.game) +
+               "; allowed: " + (allowed.empty() ? "none" : allowed));
     }
     const ParamSpec& s = *it;
     const bool type_ok = (s.type == ParamType::integer && raw.type == RawParam::integer) ||
-                         (s.type == ParamType::real && (raw.type == RawParam::integer || raw.type == RawParam::real)) ||
+                         (s.type == ParamType::real &&
+                          (raw.type == RawParam::integer || raw.type == RawParam::real)) ||
                          (s.type == ParamType::boolean && raw.type == RawParam::boolean);
     if (!type_ok)
-      fail(raw.where, key, "expected " + describe_param_type(s) + ", got " + with_article(raw.type_name));
-    if (s.type != ParamType::boolean && (raw.value < s.min || raw.value > s.max || std::isnan(raw.value)))
-      fail(raw.where, key, format_param(s, raw.value) + " is out of range; allowed: " + describe_param_type(s));
+      fail(raw.where, key,
+           "expected " + describe_param_type(s) + ", got " + with_article(raw.type_name));
+    if (s.type != ParamType::boolean &&
+        (raw.value < s.min || raw.value > s.max || std::isnan(raw.value)))
+      fail(raw.where, key,
+           format_param(s, raw.value) + " is out of range; allowed: " + describe_param_type(s));
     out.set(name, raw.value);
   }
   out.fill_defaults(specs);
@@ -269,10 +299,13 @@ std::string resolved_toml(const AgentConfig& cfg, const PluginInfo& info,
   o << "strategy = \"" << cfg.strategy << "\"\n";
   o << "seed = " << cfg.seed << "\n\n[time]\n";
   for (const auto& k : kTimeKeys)
-    o << k.name << " = " << (k.field ? cfg.time.*(k.field) : static_cast<std::int64_t>(cfg.time.*(k.ufield))) << "\n";
+    o << k.name << " = "
+      << (k.field ? cfg.time.*(k.field) : static_cast<std::int64_t>(cfg.time.*(k.ufield))) << "\n";
   o << "\n[params]\n";
   for (const auto& s : info.params(cfg.game)) {
-    std::string line = s.name + " = " + format_param(s, cfg.params.has(s.name) ? cfg.params.real(s.name) : s.default_value);
+    std::string line =
+        s.name + " = " +
+        format_param(s, cfg.params.has(s.name) ? cfg.params.real(s.name) : s.default_value);
     if (line.size() < 28) line.resize(28, ' ');
     o << line << " # " << describe_param_type(s) << ", default " << format_param(s, s.default_value)
       << (s.help.empty() ? "" : ": " + s.help) << "\n";

@@ -2,11 +2,10 @@
 #include "tactica/loader.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <system_error>
-
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
+#include <cstdlib>
+#include <system_error>
 
 namespace tactica {
 namespace fs = std::filesystem;
@@ -34,7 +33,8 @@ std::vector<std::string> names_in(const fs::path& dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string f = it->path().filename().string();
-    if (f.size() > kPrefix.size() + kSuffix.size() && f.starts_with(kPrefix) && f.ends_with(kSuffix))
+    if (f.size() > kPrefix.size() + kSuffix.size() && f.starts_with(kPrefix) &&
+        f.ends_with(kSuffix))
       names.push_back(f.substr(kPrefix.size(), f.size() - kPrefix.size() - kSuffix.size()));
   }
   std::sort(names.begin(), names.end());
@@ -124,8 +124,8 @@ Plugin load_plugin(std::string_view name, const PluginSearchPath& path) {
   for (const auto& d : path.dirs)
     for (auto& n : names_in(d.path))
       if (std::find(found.begin(), found.end(), n) == found.end()) found.push_back(std::move(n));
-  std::string msg = "no plugin '" + std::string(name) + "': looked for " + file + " in " +
-                    path.describe() + "; ";
+  std::string msg =
+      "no plugin '" + std::string(name) + "': looked for " + file + " in " + path.describe() + "; ";
   if (found.empty()) {
     msg += "found no plugins there (build them, or pass --plugin-dir / set TACTICA_PLUGIN_PATH)";
   } else {
@@ -138,8 +138,8 @@ Plugin load_plugin(std::string_view name, const PluginSearchPath& path) {
 void require_game(const Plugin& plugin, GameKind game) {
   if (!plugin.info().plays(game))
     throw PluginError("plugin '" + plugin.info().name + "' (" + plugin.file().string() +
-                      ") does not play " + game_name(game) + "; it plays: " +
-                      games_played(plugin.info()));
+                      ") does not play " + game_name(game) +
+                      "; it plays: " + games_played(plugin.info()));
 }
 
 std::shared_ptr<HanpangStrategy> Plugin::make_hanpang(const Params& params) const {
@@ -148,11 +148,13 @@ std::shared_ptr<HanpangStrategy> Plugin::make_hanpang(const Params& params) cons
   try {
     s = make_hanpang_(params);
   } catch (const std::exception& e) {
-    throw PluginError("plugin '" + info_.name + "' could not make its hanpang strategy: " + e.what());
+    throw PluginError("plugin '" + info_.name +
+                      "' could not make its hanpang strategy: " + e.what());
   }
   if (!s) throw PluginError("plugin '" + info_.name + "' made no hanpang strategy (null)");
   // The deleter holds the library: it is unloaded only after the strategy is destroyed.
-  return std::shared_ptr<HanpangStrategy>(s.release(), [lib = lib_](HanpangStrategy* p) { delete p; });
+  return std::shared_ptr<HanpangStrategy>(s.release(),
+                                          [lib = lib_](HanpangStrategy* p) { delete p; });
 }
 
 std::shared_ptr<IcebreakingStrategy> Plugin::make_icebreaking(const Params& params) const {
@@ -161,8 +163,8 @@ std::shared_ptr<IcebreakingStrategy> Plugin::make_icebreaking(const Params& para
   try {
     s = make_icebreaking_(params);
   } catch (const std::exception& e) {
-    throw PluginError("plugin '" + info_.name + "' could not make its icebreaking strategy: " +
-                      e.what());
+    throw PluginError("plugin '" + info_.name +
+                      "' could not make its icebreaking strategy: " + e.what());
   }
   if (!s) throw PluginError("plugin '" + info_.name + "' made no icebreaking strategy (null)");
   return std::shared_ptr<IcebreakingStrategy>(s.release(),
@@ -177,7 +179,8 @@ std::vector<FoundPlugin> list_plugins(const PluginSearchPath& path) {
       f.name = name;
       f.file = d.path / plugin_file_name(name);
       f.origin = d.origin;
-      f.shadowed = std::any_of(out.begin(), out.end(), [&](const FoundPlugin& o) { return o.name == name; });
+      f.shadowed =
+          std::any_of(out.begin(), out.end(), [&](const FoundPlugin& o) { return o.name == name; });
       try {
         f.info = load_plugin_file(f.file, name).info();
       } catch (const PluginError& e) {

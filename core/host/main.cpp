@@ -83,7 +83,8 @@ std::string banner(const tactica::AgentConfig& cfg, const tactica::Plugin& plugi
                   std::to_string(cfg.seed) + ", params";
   const auto& specs = plugin.info().params(cfg.game);
   if (specs.empty()) s += " (none)";
-  for (const auto& p : specs) s += " " + p.name + "=" + tactica::format_param(p, cfg.params.real(p.name));
+  for (const auto& p : specs)
+    s += " " + p.name + "=" + tactica::format_param(p, cfg.params.real(p.name));
   const auto& t = cfg.time;
   s += ", time reserve_ms=" + std::to_string(t.reserve_ms) +
        " move_overhead_ms=" + std::to_string(t.move_overhead_ms) +
@@ -125,10 +126,10 @@ int main(int argc, char** argv) {
 
   if (args.check) {
     const auto& info = plugin.info();
-    std::cout << tactica::resolved_toml(
-        cfg, info,
-        {"tactica-agent --check: " + cfg.file + " is valid",
-         "plugin " + info.name + " " + info.version + " (" + plugin.file().string() + "): " + info.summary});
+    std::cout << tactica::resolved_toml(cfg, info,
+                                        {"tactica-agent --check: " + cfg.file + " is valid",
+                                         "plugin " + info.name + " " + info.version + " (" +
+                                             plugin.file().string() + "): " + info.summary});
     return 0;
   }
 

@@ -216,7 +216,8 @@ inline RunResult run(const std::vector<std::string>& argv, const std::string& in
 class TempDir {
  public:
   TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "tactica-agent-test-XXXXXX").string();
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / "tactica-agent-test-XXXXXX").string();
     if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
     path_ = tmpl;
   }

@@ -1,6 +1,8 @@
 // Config and plugin handling: --check, --set, every kind of config error (one line naming
 // file:line:key and what is allowed, exit 2), the loader's search order and refusals, the
 // library lifetime, and `--check` on every shipped config in configs/.
+#include "tactica/config.hpp"
+
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -9,7 +11,6 @@
 
 #include "child.hpp"
 #include "judges.hpp"
-#include "tactica/config.hpp"
 #include "tactica/loader.hpp"
 
 using namespace agent_test;
@@ -20,7 +21,8 @@ namespace {
 const std::string kHeader = "game = \"hanpang\"\nstrategy = \"testplug\"\n";
 
 // Runs the agent (test plugins on the path) and expects a one-line error and exit status 2.
-std::string expect_error(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+std::string expect_error(const std::vector<std::string>& args,
+                         const std::vector<std::string>& env = {}) {
   const auto r = run(args, "", 10000, env);
   CHECK(r.status == 2);
   CHECK(r.out == "");
@@ -28,7 +30,8 @@ std::string expect_error(const std::vector<std::string>& args, const std::vector
   return r.err;
 }
 
-std::string config_error(const TempDir& dir, const std::string& text, std::vector<std::string> extra = {}) {
+std::string config_error(const TempDir& dir, const std::string& text,
+                         std::vector<std::string> extra = {}) {
   const auto file = dir.write("c.toml", text);
   return expect_error(agent_args(file, std::move(extra)));
 }
@@ -57,11 +60,12 @@ TEST_CASE("--check prints the resolved config, defaults filled, and it reads bac
   const auto r = run(agent_args(file, {"--check"}));
   CHECK(r.status == 0);
   CHECK(r.err == "");
-  for (const char* part : {"# tactica-agent --check: ", "game = \"hanpang\"\n", "strategy = \"testplug\"\n",
-                           "seed = 1\n", "[time]\nreserve_ms = 300\nmove_overhead_ms = 2\nmax_move_ms = 0\n",
-                           "node_budget = 0\nbank_ms = 5000\ncpu_cap_ms = 5000\n", "[params]\nmode = 0 ",
-                           "sleep_ms = 2000 ", "publish = true ", "ratio = 0.5 ",
-                           "# integer 0..60000, default 2000: how long slow/spin/slow_init take"})
+  for (const char* part :
+       {"# tactica-agent --check: ", "game = \"hanpang\"\n", "strategy = \"testplug\"\n",
+        "seed = 1\n", "[time]\nreserve_ms = 300\nmove_overhead_ms = 2\nmax_move_ms = 0\n",
+        "node_budget = 0\nbank_ms = 5000\ncpu_cap_ms = 5000\n", "[params]\nmode = 0 ",
+        "sleep_ms = 2000 ", "publish = true ", "ratio = 0.5 ",
+        "# integer 0..60000, default 2000: how long slow/spin/slow_init take"})
     CHECK(contains(r.out, part));
   const auto again = dir.write("again.toml", r.out);
   const auto r2 = run(agent_args(again, {"--check"}));
@@ -71,14 +75,17 @@ TEST_CASE("--check prints the resolved config, defaults filled, and it reads bac
 
 TEST_CASE("--set overrides any key, before the checks") {
   TempDir dir;
-  const auto file = dir.write("c.toml", kHeader + "seed = 9\n[time]\nreserve_ms = 250\n[params]\nmode = 1\n");
-  const auto r = run(agent_args(file, {"--check", "--set", "params.sleep_ms=5", "--set=time.reserve_ms=200",
-                                       "--set", "seed=3", "--set", "game=icebreaking", "--set",
-                                       "strategy=testplug", "--set", "params.ratio = 1", "--set",
-                                       "time.node_budget=12345", "--set", "params.publish=false"}));
+  const auto file =
+      dir.write("c.toml", kHeader + "seed = 9\n[time]\nreserve_ms = 250\n[params]\nmode = 1\n");
+  const auto r =
+      run(agent_args(file, {"--check", "--set", "params.sleep_ms=5", "--set=time.reserve_ms=200",
+                            "--set", "seed=3", "--set", "game=icebreaking", "--set",
+                            "strategy=testplug", "--set", "params.ratio = 1", "--set",
+                            "time.node_budget=12345", "--set", "params.publish=false"}));
   CHECK(r.status == 0);
-  for (const char* part : {"game = \"icebreaking\"", "seed = 3\n", "reserve_ms = 200\n", "node_budget = 12345\n",
-                           "mode = 1 ", "sleep_ms = 5 ", "ratio = 1.0 ", "publish = false "})
+  for (const char* part :
+       {"game = \"icebreaking\"", "seed = 3\n", "reserve_ms = 200\n", "node_budget = 12345\n",
+        "mode = 1 ", "sleep_ms = 5 ", "ratio = 1.0 ", "publish = false "})
     CHECK(contains(r.out, part));
 }
 
@@ -97,15 +104,19 @@ TEST_CASE("config error: unknown keys, at top level, in [time], in [params]") {
   TempDir dir;
   CHECK(contains(config_error(dir, kHeader + "\ncolour = 3\n"),
                  "c.toml:4: colour: unknown key; allowed: game, strategy, seed, [time], [params]"));
-  CHECK(contains(config_error(dir, kHeader + "[time]\nreserve = 200\n"),
-                 "c.toml:4: time.reserve: unknown key in [time]; allowed: reserve_ms, move_overhead_ms, "
-                 "max_move_ms, node_budget, bank_ms, cpu_cap_ms"));
-  CHECK(contains(config_error(dir, kHeader + "[params]\nmode = 0\nwidht = 3\n"),
-                 "c.toml:5: params.widht: unknown parameter of plugin 'testplug' for hanpang; allowed: "
-                 "mode (integer 0..6), sleep_ms (integer 0..60000), bad_calls (integer 0..1000000), "
-                 "publish (boolean), ratio (real 0.0..1.0)"));
-  CHECK(contains(config_error(dir, kHeader + "[time.deeper]\nx = 1\n"), "c.toml:3: time.deeper: expected a number or a boolean, got a table"));
-  CHECK(contains(config_error(dir, kHeader + "params = 3\n"), "c.toml:3: params: expected a table [params], got an integer"));
+  CHECK(contains(
+      config_error(dir, kHeader + "[time]\nreserve = 200\n"),
+      "c.toml:4: time.reserve: unknown key in [time]; allowed: reserve_ms, move_overhead_ms, "
+      "max_move_ms, node_budget, bank_ms, cpu_cap_ms"));
+  CHECK(contains(
+      config_error(dir, kHeader + "[params]\nmode = 0\nwidht = 3\n"),
+      "c.toml:5: params.widht: unknown parameter of plugin 'testplug' for hanpang; allowed: "
+      "mode (integer 0..6), sleep_ms (integer 0..60000), bad_calls (integer 0..1000000), "
+      "publish (boolean), ratio (real 0.0..1.0)"));
+  CHECK(contains(config_error(dir, kHeader + "[time.deeper]\nx = 1\n"),
+                 "c.toml:3: time.deeper: expected a number or a boolean, got a table"));
+  CHECK(contains(config_error(dir, kHeader + "params = 3\n"),
+                 "c.toml:3: params: expected a table [params], got an integer"));
 }
 
 TEST_CASE("config error: wrong types") {
@@ -120,10 +131,13 @@ TEST_CASE("config error: wrong types") {
                  "c.toml:4: params.publish: expected boolean, got an integer"));
   CHECK(contains(config_error(dir, kHeader + "[time]\nreserve_ms = \"a\"\n"),
                  "c.toml:4: time.reserve_ms: expected an integer 0..60000, got a string"));
-  CHECK(contains(config_error(dir, "game = 3\nstrategy = \"testplug\"\n"),
-                 "c.toml:1: game: expected a string, got an integer; allowed: \"hanpang\", \"icebreaking\""));
-  CHECK(contains(config_error(dir, kHeader + "seed = 1.5\n"), "c.toml:3: seed: expected an integer 0..9223372036854775807, got a float"));
-  CHECK(contains(config_error(dir, kHeader + "[params]\nmode = [1]\n"), "c.toml:4: params.mode: expected a number or a boolean, got an array"));
+  CHECK(contains(
+      config_error(dir, "game = 3\nstrategy = \"testplug\"\n"),
+      "c.toml:1: game: expected a string, got an integer; allowed: \"hanpang\", \"icebreaking\""));
+  CHECK(contains(config_error(dir, kHeader + "seed = 1.5\n"),
+                 "c.toml:3: seed: expected an integer 0..9223372036854775807, got a float"));
+  CHECK(contains(config_error(dir, kHeader + "[params]\nmode = [1]\n"),
+                 "c.toml:4: params.mode: expected a number or a boolean, got an array"));
 }
 
 TEST_CASE("config error: values out of range") {
@@ -134,7 +148,8 @@ TEST_CASE("config error: values out of range") {
                  "c.toml:4: params.ratio: -0.25 is out of range; allowed: real 0.0..1.0"));
   CHECK(contains(config_error(dir, kHeader + "[time]\nreserve_ms = 999999\n"),
                  "c.toml:4: time.reserve_ms: 999999 is out of range; allowed: 0..60000"));
-  CHECK(contains(config_error(dir, kHeader + "seed = -1\n"), "c.toml:3: seed: -1 is out of range; allowed: 0..9223372036854775807"));
+  CHECK(contains(config_error(dir, kHeader + "seed = -1\n"),
+                 "c.toml:3: seed: -1 is out of range; allowed: 0..9223372036854775807"));
 }
 
 TEST_CASE("config error: game and strategy values") {
@@ -146,8 +161,8 @@ TEST_CASE("config error: game and strategy values") {
   CHECK(contains(config_error(dir, "game = \"hanpang\"\nstrategy = \"../evil\"\n"),
                  "c.toml:2: strategy: \"../evil\" is not a plugin name"));
   const auto e = config_error(dir, "game = \"hanpang\"\nstrategy = \"nosuch\"\n");
-  CHECK(contains(e, "c.toml:2: strategy: no plugin 'nosuch': looked for libtactica_nosuch.so in " + kTestPlugins +
-                        " (--plugin-dir), "));
+  CHECK(contains(e, "c.toml:2: strategy: no plugin 'nosuch': looked for libtactica_nosuch.so in " +
+                        kTestPlugins + " (--plugin-dir), "));
   CHECK(contains(e, "(beside the executable"));
   CHECK(contains(e, "; found: "));
   CHECK(contains(e, "testplug"));
@@ -156,20 +171,25 @@ TEST_CASE("config error: game and strategy values") {
 TEST_CASE("config error: --set mistakes") {
   TempDir dir;
   const auto file = dir.write("c.toml", kHeader);
-  CHECK(contains(expect_error(agent_args(file, {"--set", "mode"})), "--set mode: expected key=value"));
-  CHECK(contains(expect_error(agent_args(file, {"--set", "colour=3"})), "--set colour=3: colour: unknown key; allowed"));
+  CHECK(contains(expect_error(agent_args(file, {"--set", "mode"})),
+                 "--set mode: expected key=value"));
+  CHECK(contains(expect_error(agent_args(file, {"--set", "colour=3"})),
+                 "--set colour=3: colour: unknown key; allowed"));
   CHECK(contains(expect_error(agent_args(file, {"--set", "params.mode=abc"})),
                  "--set params.mode=abc: params.mode: expected integer 0..6, got a string"));
   CHECK(contains(expect_error(agent_args(file, {"--set", "params.nope=1"})),
                  "--set params.nope=1: params.nope: unknown parameter of plugin 'testplug'"));
-  CHECK(contains(expect_error(agent_args(file, {"--set", "time.max_move_ms=-4"})),
-                 "--set time.max_move_ms=-4: time.max_move_ms: -4 is out of range; allowed: 0..60000"));
-  CHECK(contains(expect_error(agent_args(file, {"--set", "time=3"})), "--set time=3: time: set one key of the section"));
+  CHECK(contains(
+      expect_error(agent_args(file, {"--set", "time.max_move_ms=-4"})),
+      "--set time.max_move_ms=-4: time.max_move_ms: -4 is out of range; allowed: 0..60000"));
+  CHECK(contains(expect_error(agent_args(file, {"--set", "time=3"})),
+                 "--set time=3: time: set one key of the section"));
 }
 
 TEST_CASE("command-line mistakes") {
   CHECK(contains(expect_error({kAgent}), "tactica-agent: error: --config FILE is required"));
-  CHECK(contains(expect_error({kAgent, "--config", "x.toml", "--frobnicate"}), "unknown argument '--frobnicate'"));
+  CHECK(contains(expect_error({kAgent, "--config", "x.toml", "--frobnicate"}),
+                 "unknown argument '--frobnicate'"));
   CHECK(contains(expect_error({kAgent, "--config"}), "--config needs a value"));
   const auto help = run({kAgent, "--help"});
   CHECK(help.status == 0);
@@ -181,20 +201,23 @@ TEST_CASE("command-line mistakes") {
 TEST_CASE("plugin errors: another ABI, another game, no exports, not a library, misnamed") {
   TempDir dir;
   CHECK(contains(config_error(dir, "game = \"hanpang\"\nstrategy = \"testabi\"\n"),
-                 "c.toml:2: strategy: " + kTestPlugins + "/libtactica_testabi.so was built for plugin ABI version 999, "
-                 "this program needs version 1: rebuild the plugin"));
+                 "c.toml:2: strategy: " + kTestPlugins +
+                     "/libtactica_testabi.so was built for plugin ABI version 999, "
+                     "this program needs version 1: rebuild the plugin"));
   CHECK(contains(config_error(dir, "game = \"icebreaking\"\nstrategy = \"testhanonly\"\n"),
                  "c.toml:2: strategy: plugin 'testhanonly' (" + kTestPlugins +
                      "/libtactica_testhanonly.so) does not play icebreaking; it plays: hanpang"));
-  CHECK(contains(config_error(dir, "game = \"hanpang\"\nstrategy = \"testnoexport\"\n"),
-                 "libtactica_testnoexport.so is not a Tactica plugin: it exports no 'tactica_describe'"));
+  CHECK(contains(
+      config_error(dir, "game = \"hanpang\"\nstrategy = \"testnoexport\"\n"),
+      "libtactica_testnoexport.so is not a Tactica plugin: it exports no 'tactica_describe'"));
   CHECK(contains(config_error(dir, "game = \"hanpang\"\nstrategy = \"testmisnamed\"\n"),
                  "libtactica_testmisnamed.so describes itself as 'othername', not 'testmisnamed'"));
   const auto junk_dir = dir.path() / "junk";
   dir.write("junk/libtactica_junk.so", "this is not an ELF file\n");
   const auto file = dir.write("j.toml", "game = \"hanpang\"\nstrategy = \"junk\"\n");
-  CHECK(contains(expect_error({kAgent, "--config", file, "--plugin-dir", junk_dir.string()}),
-                 "j.toml:2: strategy: cannot load " + (junk_dir / "libtactica_junk.so").string() + ": "));
+  CHECK(contains(
+      expect_error({kAgent, "--config", file, "--plugin-dir", junk_dir.string()}),
+      "j.toml:2: strategy: cannot load " + (junk_dir / "libtactica_junk.so").string() + ": "));
 }
 
 TEST_CASE("search order: --plugin-dir, then TACTICA_PLUGIN_PATH, then beside the executable") {
@@ -203,21 +226,25 @@ TEST_CASE("search order: --plugin-dir, then TACTICA_PLUGIN_PATH, then beside the
   const auto bad = dir.path() / "bad";
   fs::create_directories(good);
   fs::create_directories(bad);
-  fs::create_symlink(fs::path(kTestPlugins) / "libtactica_testplug.so", good / "libtactica_testplug.so");
+  fs::create_symlink(fs::path(kTestPlugins) / "libtactica_testplug.so",
+                     good / "libtactica_testplug.so");
   dir.write("bad/libtactica_testplug.so", "not a library\n");
   const auto file = dir.write("c.toml", kHeader);
   const auto check = [&](std::vector<std::string> args, const std::vector<std::string>& env) {
     args.insert(args.begin(), {kAgent, "--config", file, "--check"});
     return run(args, "", 10000, env);
   };
-  CHECK(check({"--plugin-dir", good.string()}, {"TACTICA_PLUGIN_PATH=" + bad.string()}).status == 0);
-  CHECK(check({"--plugin-dir", bad.string()}, {"TACTICA_PLUGIN_PATH=" + good.string()}).status == 2);
+  CHECK(check({"--plugin-dir", good.string()}, {"TACTICA_PLUGIN_PATH=" + bad.string()}).status ==
+        0);
+  CHECK(check({"--plugin-dir", bad.string()}, {"TACTICA_PLUGIN_PATH=" + good.string()}).status ==
+        2);
   CHECK(check({}, {"TACTICA_PLUGIN_PATH=" + good.string() + ":" + bad.string()}).status == 0);
   const auto r = check({}, {"TACTICA_PLUGIN_PATH=:" + bad.string() + "::" + good.string()});
   CHECK(r.status == 2);
   CHECK(contains(r.err, "cannot load " + (bad / "libtactica_testplug.so").string()));
   // A missing --plugin-dir is skipped, and said to be missing when nothing is found.
-  const auto miss = check({"--plugin-dir", (dir.path() / "nowhere").string()}, {"TACTICA_PLUGIN_PATH=" + good.string()});
+  const auto miss = check({"--plugin-dir", (dir.path() / "nowhere").string()},
+                          {"TACTICA_PLUGIN_PATH=" + good.string()});
   CHECK(miss.status == 0);
 
   // Beside the executable: <prefix>/bin/tactica-agent finds <prefix>/plugins (build tree) and
@@ -228,8 +255,10 @@ TEST_CASE("search order: --plugin-dir, then TACTICA_PLUGIN_PATH, then beside the
     fs::create_directories(prefix.path() / "bin");
     fs::create_directories(prefix.path() / sub);
     fs::copy_file(kAgent, prefix.path() / "bin" / "tactica-agent");
-    fs::create_symlink(fs::path(kTestPlugins) / "libtactica_testplug.so", prefix.path() / sub / "libtactica_testplug.so");
-    const auto rr = run({(prefix.path() / "bin" / "tactica-agent").string(), "--config", file, "--check"});
+    fs::create_symlink(fs::path(kTestPlugins) / "libtactica_testplug.so",
+                       prefix.path() / sub / "libtactica_testplug.so");
+    const auto rr =
+        run({(prefix.path() / "bin" / "tactica-agent").string(), "--config", file, "--check"});
     CHECK(rr.status == 0);
     CHECK(contains(rr.out, (prefix.path() / sub / "libtactica_testplug.so").string()));
   }
@@ -263,12 +292,14 @@ TEST_CASE("loader library: strategies keep their library loaded; list_plugins re
     if (f.name == "testabi") CHECK(contains(f.error, "ABI version 999"));
     if (f.name == "testnoexport") CHECK(contains(f.error, "is not a Tactica plugin"));
   }
-  CHECK(names == std::set<std::string>{"testabi", "testhanonly", "testmisnamed", "testnoexport", "testplug"});
+  CHECK(names == std::set<std::string>{"testabi", "testhanonly", "testmisnamed", "testnoexport",
+                                       "testplug"});
 }
 
 // ---- the shipped configs ---------------------------------------------------------------------
 
-TEST_CASE("every config in configs/ passes --check (configs whose plugin is not built are skipped)") {
+TEST_CASE(
+    "every config in configs/ passes --check (configs whose plugin is not built are skipped)") {
   const std::regex strategy_line(R"re(^\s*strategy\s*=\s*"([a-z0-9_]+)")re");
   int checked = 0, total = 0;
   std::vector<std::string> skipped;
@@ -278,7 +309,8 @@ TEST_CASE("every config in configs/ passes --check (configs whose plugin is not 
     std::set<std::string> names;
     for (const auto& e : fs::directory_iterator(folder))
       if (e.path().extension() == ".toml") names.insert(e.path().filename().string());
-    for (const char* required : {"greedy.toml", "expectimax.toml", "beam.toml", "mcts.toml", "submit.toml"})
+    for (const char* required :
+         {"greedy.toml", "expectimax.toml", "beam.toml", "mcts.toml", "submit.toml"})
       CHECK_MESSAGE(names.count(required), folder.string() << " lacks " << required);
     for (const auto& name : names) {
       const auto file = (folder / name).string();
@@ -329,9 +361,11 @@ TEST_CASE("every shipped config plays a whole game through tactica-agent: legal 
       CHECK(log.bank_left_ms > 0);
       if (std::string(game) == "hanpang") c.close_stdin();
       CHECK(c.wait(3000) == 0);
-      MESSAGE(e.path().filename().string() << " (" << std::string(game) << "): " << log.moves << " moves, score "
-              << log.score << (std::string(game) == "icebreaking" ? " vs " + std::to_string(log.opp_score) : "")
-              << ", bank left " << int(log.bank_left_ms) << " ms, longest reply " << log.max_elapsed() << " ms");
+      MESSAGE(e.path().filename().string()
+              << " (" << std::string(game) << "): " << log.moves << " moves, score " << log.score
+              << (std::string(game) == "icebreaking" ? " vs " + std::to_string(log.opp_score) : "")
+              << ", bank left " << int(log.bank_left_ms) << " ms, longest reply "
+              << log.max_elapsed() << " ms");
     }
   }
 }

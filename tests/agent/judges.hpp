@@ -17,7 +17,8 @@
 namespace agent_test {
 
 // Reads "WORD a b" with two integers; nullopt unless it is exactly that.
-inline std::optional<std::pair<int, int>> parse_reply(const std::string& line, const std::string& word) {
+inline std::optional<std::pair<int, int>> parse_reply(const std::string& line,
+                                                      const std::string& word) {
   std::istringstream in(line);
   std::string w, extra;
   int a = 0, b = 0;
@@ -28,11 +29,11 @@ inline std::optional<std::pair<int, int>> parse_reply(const std::string& line, c
 
 struct GameLog {
   std::vector<std::string> replies;
-  std::vector<double> elapsed_ms;    // per reply (READY / OK included first)
-  double bank_left_ms = 0;           // what the judge's bank ended at
-  std::string failure;               // empty: every reply legal and in time
+  std::vector<double> elapsed_ms;  // per reply (READY / OK included first)
+  double bank_left_ms = 0;         // what the judge's bank ended at
+  std::string failure;             // empty: every reply legal and in time
   int moves = 0;
-  std::int64_t score = 0;            // Hanpang score; Icebreaking: our total
+  std::int64_t score = 0;  // Hanpang score; Icebreaking: our total
   std::int64_t opp_score = 0;
   double max_elapsed() const {
     double m = 0;
@@ -43,8 +44,9 @@ struct GameLog {
 
 // Hanpang: START, then TURN remaining_ms new_row until the game ends; each TURN's state (after
 // the row) is passed to `check` with the cell the agent chose (for exact-move checks).
-inline GameLog play_hanpang(Child& c, std::uint64_t seed, int bank_ms = 5000,
-                            const std::function<void(const tactica::hanpang::State&, int)>& check = {}) {
+inline GameLog play_hanpang(
+    Child& c, std::uint64_t seed, int bank_ms = 5000,
+    const std::function<void(const tactica::hanpang::State&, int)>& check = {}) {
   using namespace tactica::hanpang;
   GameLog log;
   double bank = bank_ms;
@@ -58,7 +60,8 @@ inline GameLog play_hanpang(Child& c, std::uint64_t seed, int bank_ms = 5000,
       log.failure = "no reply to '" + line + "'";
       return std::nullopt;
     }
-    if (e >= bank) log.failure = "time limit: reply to '" + line + "' after " + std::to_string(e) + " ms";
+    if (e >= bank)
+      log.failure = "time limit: reply to '" + line + "' after " + std::to_string(e) + " ms";
     bank -= e;
     log.replies.push_back(*reply);
     return reply;
@@ -95,9 +98,9 @@ inline GameLog play_hanpang(Child& c, std::uint64_t seed, int bank_ms = 5000,
 // Icebreaking: the board of `seed`, the agent on `side` (A first), an opponent that takes the
 // lowest legal cell; OPP before each of our TURNs, FINISH at the end. `check` sees each position
 // the agent moved in and its cell.
-inline GameLog play_icebreaking(Child& c, std::uint64_t seed, tactica::icebreaking::Player side,
-                                int bank_ms = 5000,
-                                const std::function<void(const tactica::icebreaking::Position&, int)>& check = {}) {
+inline GameLog play_icebreaking(
+    Child& c, std::uint64_t seed, tactica::icebreaking::Player side, int bank_ms = 5000,
+    const std::function<void(const tactica::icebreaking::Position&, int)>& check = {}) {
   using namespace tactica::icebreaking;
   GameLog log;
   double bank = bank_ms, opp_bank = bank_ms;
@@ -113,7 +116,8 @@ inline GameLog play_icebreaking(Child& c, std::uint64_t seed, tactica::icebreaki
       log.failure = "no reply to '" + line + "'";
       return std::nullopt;
     }
-    if (e >= bank) log.failure = "time limit: reply to '" + line + "' after " + std::to_string(e) + " ms";
+    if (e >= bank)
+      log.failure = "time limit: reply to '" + line + "' after " + std::to_string(e) + " ms";
     bank -= e;
     log.replies.push_back(*reply);
     return reply;
@@ -145,7 +149,8 @@ inline GameLog play_icebreaking(Child& c, std::uint64_t seed, tactica::icebreaki
       pos.play(board, cell);
       opp_bank -= 1;
       if (!pos.over())
-        c.send_line("OPP " + std::to_string(row_of(cell)) + " " + std::to_string(col_of(cell)) + " 1");
+        c.send_line("OPP " + std::to_string(row_of(cell)) + " " + std::to_string(col_of(cell)) +
+                    " 1");
     }
   }
   c.send_line("FINISH");
@@ -160,8 +165,8 @@ inline GameLog play_icebreaking(Child& c, std::uint64_t seed, tactica::icebreaki
 namespace agent_test {
 
 // A config for the test plugin; `params` and `time` are extra TOML lines for those sections.
-inline std::string testplug_config(const std::string& game, int mode, const std::string& params = "",
-                                   const std::string& time = "") {
+inline std::string testplug_config(const std::string& game, int mode,
+                                   const std::string& params = "", const std::string& time = "") {
   return "game = \"" + game + "\"\nstrategy = \"testplug\"\nseed = 1\n\n[time]\n" + time +
          "\n[params]\nmode = " + std::to_string(mode) + "\n" + params;
 }

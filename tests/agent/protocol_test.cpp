@@ -1,13 +1,13 @@
 // The protocol codec, the time manager and the fallback moves, in-process.
-#include <doctest/doctest.h>
-
 #include "tactica/protocol.hpp"
-#include "tactica/session.hpp"
-#include "tactica/timebank.hpp"
 
+#include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <cstdio>
+
+#include "tactica/session.hpp"
+#include "tactica/timebank.hpp"
 
 using namespace tactica;
 namespace hio = tactica::protocol::hanpang_io;
@@ -280,8 +280,8 @@ struct HighestHanpang final : HanpangStrategy {
 };
 
 // Runs a Hanpang session on `input` in this process; returns {stdout, stderr}.
-std::pair<std::string, std::string> run_in_process(HanpangStrategy& strategy, const std::string& input,
-                                                   bool thread) {
+std::pair<std::string, std::string> run_in_process(HanpangStrategy& strategy,
+                                                   const std::string& input, bool thread) {
   int in[2];
   REQUIRE(pipe(in) == 0);
   REQUIRE(write(in[1], input.data(), input.size()) == static_cast<ssize_t>(input.size()));

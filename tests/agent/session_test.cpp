@@ -120,7 +120,8 @@ TEST_CASE("icebreaking: whole games as first and second, observe() kept in step,
 }
 
 TEST_CASE("--verbose: one stderr line per move, stdout unchanged") {
-  const auto r = run_script("hanpang", "START\nTURN 5000 12312312\nTURN 4990 33333333\n", 0, {"--verbose"});
+  const auto r =
+      run_script("hanpang", "START\nTURN 5000 12312312\nTURN 4990 33333333\n", 0, {"--verbose"});
   CHECK(r.status == 0);
   CHECK(lines_of(r.out) == std::vector<std::string>{"READY", hanpang_expected({"12312312"})[0],
                                                     hanpang_expected({"12312312", "33333333"})[1]});
@@ -129,10 +130,12 @@ TEST_CASE("--verbose: one stderr line per move, stdout unchanged") {
   CHECK(r.err.find("optimum") != std::string::npos);
 }
 
-// ---- bad input: Hanpang ---------------------------------------------------------------------------
+// ---- bad input: Hanpang
+// ---------------------------------------------------------------------------
 
 TEST_CASE("hanpang bad input: blank lines, trailing spaces, tabs and CRLF") {
-  const auto r = run_script("hanpang", "\r\n\nSTART \r\n\t\n\nTURN 5000 12312312\r\n   TURN\t4990   22222222  \r\n\n");
+  const auto r = run_script(
+      "hanpang", "\r\n\nSTART \r\n\t\n\nTURN 5000 12312312\r\n   TURN\t4990   22222222  \r\n\n");
   CHECK(r.status == 0);
   auto expect = hanpang_expected({"12312312", "22222222"});
   expect.insert(expect.begin(), "READY");
@@ -141,7 +144,8 @@ TEST_CASE("hanpang bad input: blank lines, trailing spaces, tabs and CRLF") {
 }
 
 TEST_CASE("hanpang bad input: unknown commands are ignored with a note") {
-  const auto r = run_script("hanpang", "HELLO\nSTART\nFOO 1 2\nTURN 5000 12312312\nturn 1 12312312\nREADY\n");
+  const auto r =
+      run_script("hanpang", "HELLO\nSTART\nFOO 1 2\nTURN 5000 12312312\nturn 1 12312312\nREADY\n");
   CHECK(r.status == 0);
   CHECK(lines_of(r.out) == std::vector<std::string>{"READY", hanpang_expected({"12312312"})[0]});
   CHECK(r.err.find("line 1: unknown command 'HELLO' ignored") != std::string::npos);
@@ -256,8 +260,10 @@ TEST_CASE("icebreaking bad input: unknown commands are ignored, even among the b
   input += "PING\nREADY FIRST\nTURN 5000 5000\nMOVE 1 1\n";
   const auto r = run_script("icebreaking", input);
   CHECK(r.status == 0);
-  CHECK(lines_of(r.out) == std::vector<std::string>{"OK", move_of(highest(ib::Position::start(b).ice))});
-  for (const char* w : {"'HELLO'", "'NOISE'", "'PING'", "'MOVE'"}) CHECK(r.err.find(w) != std::string::npos);
+  CHECK(lines_of(r.out) ==
+        std::vector<std::string>{"OK", move_of(highest(ib::Position::start(b).ice))});
+  for (const char* w : {"'HELLO'", "'NOISE'", "'PING'", "'MOVE'"})
+    CHECK(r.err.find(w) != std::string::npos);
 }
 
 TEST_CASE("icebreaking bad input: TURN before READY is played as the first player") {
@@ -276,8 +282,9 @@ TEST_CASE("icebreaking: a bare READY, the side learnt from TURN or OPP") {
 
   const int opp = tactica::lowest_bit(pos.ice);
   pos.play(b, opp);
-  const auto second = run_script("icebreaking", board_text(9) + "READY\nOPP " + std::to_string(ib::row_of(opp)) + " " +
-                                                    std::to_string(ib::col_of(opp)) + " 3\nTURN 5000 4997\n");
+  const auto second =
+      run_script("icebreaking", board_text(9) + "READY\nOPP " + std::to_string(ib::row_of(opp)) +
+                                    " " + std::to_string(ib::col_of(opp)) + " 3\nTURN 5000 4997\n");
   CHECK(lines_of(second.out) == std::vector<std::string>{"OK", move_of(highest(pos.ice))});
   CHECK(second.err.find("observe mismatch") == std::string::npos);
   CHECK(count_lines(second.err) == 1);
@@ -291,27 +298,32 @@ TEST_CASE("icebreaking bad input: non-digits in commands and board") {
   for (int r = 0; r < ib::kSize; ++r) {
     for (int c = 0; c < ib::kSize; ++c) {
       const int cell = ib::cell(r, c);
-      text += cell == top ? "x" : (b.holes & tactica::bit128(cell)) ? "#" : std::to_string(b.score[cell]);
+      text += cell == top                         ? "x"
+              : (b.holes & tactica::bit128(cell)) ? "#"
+                                                  : std::to_string(b.score[cell]);
       text += c + 1 < ib::kSize ? " " : "\n";
     }
   }
-  const auto r = run_script("icebreaking", text + "READY FIRST\nTURN abc 5000\nOPP x 1 5\nTURN 4990 4990\n");
+  const auto r =
+      run_script("icebreaking", text + "READY FIRST\nTURN abc 5000\nOPP x 1 5\nTURN 4990 4990\n");
   CHECK(r.status == 0);
   const auto out = lines_of(r.out);
   REQUIRE(out.size() == 3);
   CHECK(out[1] != move_of(top));
   CHECK(out[2] != move_of(top));
   CHECK(out[1] != out[2]);
-  CHECK(r.err.find("token " + std::to_string(ib::col_of(top) + 1) + " 'x' is neither") != std::string::npos);
+  CHECK(r.err.find("token " + std::to_string(ib::col_of(top) + 1) + " 'x' is neither") !=
+        std::string::npos);
   CHECK(r.err.find("my_time 'abc' is not a number") != std::string::npos);
   CHECK(r.err.find("row 'x' is not a number") != std::string::npos);
   CHECK(r.err.find("OPP without a readable cell: not applied") != std::string::npos);
 }
 
 TEST_CASE("icebreaking bad input: out-of-range numbers") {
-  const auto r = run_script("icebreaking", board_text(11) +
-                                               "READY SECOND\nOPP 9 9 5\nOPP -1 0 3\nTURN 99999 5000\n"
-                                               "TURN 4000 999999999999999999999999\n");
+  const auto r =
+      run_script("icebreaking", board_text(11) +
+                                    "READY SECOND\nOPP 9 9 5\nOPP -1 0 3\nTURN 99999 5000\n"
+                                    "TURN 4000 999999999999999999999999\n");
   CHECK(r.status == 0);
   const auto out = lines_of(r.out);
   REQUIRE(out.size() == 3);
@@ -327,9 +339,12 @@ TEST_CASE("icebreaking bad input: OPP on a taken cell or a hole") {
   auto pos = ib::Position::start(b);
   const int ours = highest(pos.ice);
   const int hole = tactica::lowest_bit(b.holes);
-  const auto rc = [](int c) { return std::to_string(ib::row_of(c)) + " " + std::to_string(ib::col_of(c)); };
-  const auto r = run_script("icebreaking", board_text(12) + "READY FIRST\nTURN 5000 5000\nOPP " + rc(ours) +
-                                               " 4\nTURN 4990 4996\nOPP " + rc(hole) + " 4\nTURN 4980 4992\n");
+  const auto rc = [](int c) {
+    return std::to_string(ib::row_of(c)) + " " + std::to_string(ib::col_of(c));
+  };
+  const auto r =
+      run_script("icebreaking", board_text(12) + "READY FIRST\nTURN 5000 5000\nOPP " + rc(ours) +
+                                    " 4\nTURN 4990 4996\nOPP " + rc(hole) + " 4\nTURN 4980 4992\n");
   CHECK(r.status == 0);
   const auto out = lines_of(r.out);
   REQUIRE(out.size() == 4);
@@ -361,14 +376,16 @@ TEST_CASE("icebreaking bad input: a short board, extra board lines, wrong hole c
 
   const std::string full = board_text(13);
   const auto r3 = run_script("icebreaking", std::string(9, '\n') + "# # # # # # # # #\n" +
-                                                full.substr(full.find('\n') + 1) + "READY FIRST\nTURN 5000 5000\n");
+                                                full.substr(full.find('\n') + 1) +
+                                                "READY FIRST\nTURN 5000 5000\n");
   CHECK(lines_of(r3.out).size() == 2);
   CHECK(r3.err.find("holes, not 9") != std::string::npos);
 }
 
 TEST_CASE("icebreaking bad input: extremely long lines") {
   std::string input = std::string(1 << 20, 'Z') + "\n" + board_text(14) + "READY FIRST\n" +
-                      std::string(1 << 20, ' ') + "\nTURN 5000 5000" + std::string(200000, ' ') + "\n";
+                      std::string(1 << 20, ' ') + "\nTURN 5000 5000" + std::string(200000, ' ') +
+                      "\n";
   const auto r = run_script("icebreaking", input);
   CHECK(r.status == 0);
   CHECK(lines_of(r.out).size() == 2);
@@ -379,7 +396,8 @@ TEST_CASE("icebreaking bad input: end of input at any point, FINISH at any point
   const auto b = ib::Board::from_seed(15);
   auto pos = ib::Position::start(b);
   const int opp = tactica::lowest_bit(pos.ice);
-  const std::string script = board_text(15) + "READY SECOND\nOPP " + std::to_string(ib::row_of(opp)) + " " +
+  const std::string script = board_text(15) + "READY SECOND\nOPP " +
+                             std::to_string(ib::row_of(opp)) + " " +
                              std::to_string(ib::col_of(opp)) + " 2\nTURN 5000 4998\nFINISH\n";
   for (std::size_t cut = 0; cut <= script.size(); cut += 7) {
     CAPTURE(cut);
@@ -391,6 +409,7 @@ TEST_CASE("icebreaking bad input: end of input at any point, FINISH at any point
   // FINISH before anything else.
   CHECK(run_script("icebreaking", "FINISH\n").status == 0);
   // FINISH ends the run even with more input after it.
-  const auto r = run_script("icebreaking", board_text(15) + "READY FIRST\nFINISH\nTURN 5000 5000\n");
+  const auto r =
+      run_script("icebreaking", board_text(15) + "READY FIRST\nFINISH\nTURN 5000 5000\n");
   CHECK(lines_of(r.out) == std::vector<std::string>{"OK"});
 }

@@ -42,13 +42,16 @@ struct Config {
   int bad_calls;
   bool publish;
   explicit Config(const Params& p)
-      : mode(int(p.integer("mode"))), sleep_ms(int(p.integer("sleep_ms"))),
-        bad_calls(int(p.integer("bad_calls"))), publish(p.boolean("publish")) {}
+      : mode(int(p.integer("mode"))),
+        sleep_ms(int(p.integer("sleep_ms"))),
+        bad_calls(int(p.integer("bad_calls"))),
+        publish(p.boolean("publish")) {}
 };
 
 std::vector<ParamSpec> specs() {
   return {
-      {"mode", ParamType::integer, 0, 0, 6, "0 good, 1 slow, 2 throwing, 3 illegal, 4 spin, 5 budget, 6 slow_init"},
+      {"mode", ParamType::integer, 0, 0, 6,
+       "0 good, 1 slow, 2 throwing, 3 illegal, 4 spin, 5 budget, 6 slow_init"},
       {"sleep_ms", ParamType::integer, 2000, 0, 60000, "how long slow/spin/slow_init take"},
       {"bad_calls", ParamType::integer, 1000000, 0, 1000000, "how many choose() calls misbehave"},
       {"publish", ParamType::boolean, 1, 0, 1, "publish the good move before misbehaving"},
@@ -93,7 +96,8 @@ int act(const Config& c, int& calls, const SearchLimits& limits, BestMove& best,
       return good_cell;
     case budget:
       if (limits.node_budget > 0 && limits.deadline.unlimited()) return low_cell;
-      while (!limits.deadline.soft_expired()) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      while (!limits.deadline.soft_expired())
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
       return good_cell;
     default:
       return good_cell;

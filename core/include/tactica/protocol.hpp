@@ -26,18 +26,18 @@ namespace tactica::protocol {
 
 namespace words {
 // Hanpang
-inline constexpr std::string_view kStart = "START";   // judge: the run begins
-inline constexpr std::string_view kReady = "READY";   // agent: answer to START / judge: side
-inline constexpr std::string_view kTurn = "TURN";     // judge: your move
-inline constexpr std::string_view kPang = "PANG";     // agent: the chosen cell (Hanpang)
+inline constexpr std::string_view kStart = "START";  // judge: the run begins
+inline constexpr std::string_view kReady = "READY";  // agent: answer to START / judge: side
+inline constexpr std::string_view kTurn = "TURN";    // judge: your move
+inline constexpr std::string_view kPang = "PANG";    // agent: the chosen cell (Hanpang)
 // Icebreaking (kReady and kTurn are shared)
-inline constexpr std::string_view kFirst = "FIRST";   // READY FIRST: we play first (player a)
-inline constexpr std::string_view kSecond = "SECOND"; // READY SECOND: we play second (player b)
-inline constexpr std::string_view kOk = "OK";         // agent: answer to READY
-inline constexpr std::string_view kMove = "MOVE";     // agent: the chosen cell (Icebreaking)
-inline constexpr std::string_view kOpp = "OPP";       // judge: the opponent's move
-inline constexpr std::string_view kFinish = "FINISH"; // judge: the game is over
-inline constexpr std::string_view kHole = "#";        // board token of a hole
+inline constexpr std::string_view kFirst = "FIRST";    // READY FIRST: we play first (player a)
+inline constexpr std::string_view kSecond = "SECOND";  // READY SECOND: we play second (player b)
+inline constexpr std::string_view kOk = "OK";          // agent: answer to READY
+inline constexpr std::string_view kMove = "MOVE";      // agent: the chosen cell (Icebreaking)
+inline constexpr std::string_view kOpp = "OPP";        // judge: the opponent's move
+inline constexpr std::string_view kFinish = "FINISH";  // judge: the game is over
+inline constexpr std::string_view kHole = "#";         // board token of a hole
 }  // namespace words
 
 // Lines longer than this are cut (the rest up to the newline is skipped) and reported; the
@@ -92,9 +92,8 @@ inline std::string quote(std::string_view tok) {
 
 // Parses a decimal integer in [lo, hi] (an optional leading '-' only if lo < 0). On failure
 // returns nullopt and, if `why` is given, appends a reason naming `what`.
-inline std::optional<std::int64_t> parse_int(std::string_view tok, std::int64_t lo,
-                                             std::int64_t hi, std::string_view what,
-                                             std::vector<std::string>* why) {
+inline std::optional<std::int64_t> parse_int(std::string_view tok, std::int64_t lo, std::int64_t hi,
+                                             std::string_view what, std::vector<std::string>* why) {
   const auto fail = [&](const std::string& reason) -> std::optional<std::int64_t> {
     if (why) why->push_back(std::string(what) + " " + quote(tok) + " " + reason);
     return std::nullopt;
@@ -118,8 +117,7 @@ inline std::optional<std::int64_t> parse_int(std::string_view tok, std::int64_t 
   const auto range = "is out of range " + std::to_string(lo) + ".." + std::to_string(hi);
   if (big || v > static_cast<std::uint64_t>(INT64_MAX)) return fail(range);
   const std::int64_t x = negative ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
-  if (x < lo || x > hi)
-    return fail(range);
+  if (x < lo || x > hi) return fail(range);
   return x;
 }
 
@@ -229,11 +227,11 @@ enum class Side { unknown, first, second };
 struct Command {
   Kind kind = Kind::blank;
   std::string_view word;
-  Side side = Side::unknown;                 // READY
-  std::optional<std::int64_t> my_time;       // TURN
-  std::optional<std::int64_t> opp_time;      // TURN
-  std::optional<int> cell;                   // OPP: icebreaking::cell(r, c), if in range
-  std::optional<std::int64_t> time;          // OPP
+  Side side = Side::unknown;             // READY
+  std::optional<std::int64_t> my_time;   // TURN
+  std::optional<std::int64_t> opp_time;  // TURN
+  std::optional<int> cell;               // OPP: icebreaking::cell(r, c), if in range
+  std::optional<std::int64_t> time;      // OPP
   std::vector<std::string> problems;
 };
 

@@ -59,11 +59,11 @@ namespace tactica {
 struct SessionOptions {
   TimeConfig time;
   std::uint64_t seed = 1;
-  bool verbose = false;      // one stderr line per move
+  bool verbose = false;  // one stderr line per move
   // false: call the strategy on the Session's own thread, without a watchdog (also what happens
   // when no thread can be started, e.g. an old C library without -pthread).
   bool worker_thread = true;
-  std::string banner;        // printed to stderr when the run starts (empty: none)
+  std::string banner;  // printed to stderr when the run starts (empty: none)
   int in_fd = 0, out_fd = 1, err_fd = 2;
 };
 
@@ -196,12 +196,12 @@ struct Job {
   std::atomic<bool> stop{false};  // raised by the Session: stop now (or do not start)
   // Written by the worker before `done` is set under the Worker's mutex.
   bool done = false;
-  bool skipped = false;           // stopped before it started
-  bool failed = false;            // threw
+  bool skipped = false;  // stopped before it started
+  bool failed = false;   // threw
   std::string error;
   int result = -1;
   SearchStats stats;
-  double ms = 0;                  // wall time of the call
+  double ms = 0;  // wall time of the call
 };
 
 // A single thread that runs the strategy's calls in order, so they never overlap. It sleeps on
@@ -377,7 +377,10 @@ class SessionCore {
   static constexpr int kMaxNotes = 100;  // stderr problem lines, so an undrained pipe never fills
 
   SessionCore(SessionOptions o, const char* game)
-      : opt_(std::move(o)), game_(game), in_(opt_.in_fd), worker_(opt_.worker_thread),
+      : opt_(std::move(o)),
+        game_(game),
+        in_(opt_.in_fd),
+        worker_(opt_.worker_thread),
         own_left_ms_(double(opt_.time.bank_ms)) {
     struct sigaction old {};
     if (sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL)
@@ -397,7 +400,8 @@ class SessionCore {
   // A problem worth knowing about, always shown (up to kMaxNotes of them).
   void note(const std::string& msg) {
     if (notes_ < kMaxNotes) raw_err("tactica: " + std::string(game_) + ": " + msg);
-    if (++notes_ == kMaxNotes) raw_err("tactica: " + std::string(game_) + ": further notes suppressed");
+    if (++notes_ == kMaxNotes)
+      raw_err("tactica: " + std::string(game_) + ": further notes suppressed");
   }
   void line_note(const std::string& msg) { note("line " + std::to_string(line_no_) + ": " + msg); }
   void report_worker_errors() {
@@ -459,7 +463,8 @@ class SessionCore {
     if (overdue_ && !worker_.done(*overdue_)) {
       if (cpu_cap_ms_ > 0 && cpu_cap_ms_ - process_cpu_ms() < double(opt_.time.reserve_ms))
         park_runaway();
-      d.problem = std::string("the strategy's ") + overdue_->what + " from an earlier move is still running";
+      d.problem = std::string("the strategy's ") + overdue_->what +
+                  " from an earlier move is still running";
       return d;
     }
     overdue_.reset();
@@ -479,7 +484,8 @@ class SessionCore {
       const auto us = [](double ms) {
         return std::chrono::microseconds(static_cast<std::int64_t>(std::max(0.0, ms) * 1000));
       };
-      limits.deadline = Deadline::in(us(d.tm.optimum() - spent), us(d.tm.maximum() - margin - spent));
+      limits.deadline =
+          Deadline::in(us(d.tm.optimum() - spent), us(d.tm.maximum() - margin - spent));
     }
     auto job = std::make_shared<Job>("choose");
     worker_.post(job, [call, limits](Job& j) mutable {
@@ -487,7 +493,8 @@ class SessionCore {
       j.result = call(static_cast<const SearchLimits&>(limits), j.best, j.stats);
     });
     d.asked = true;
-    const auto until = arrived + std::chrono::microseconds(static_cast<std::int64_t>(d.tm.watchdog() * 1000));
+    const auto until =
+        arrived + std::chrono::microseconds(static_cast<std::int64_t>(d.tm.watchdog() * 1000));
     const bool finished = worker_.wait(*job, until);
     const int best = job->best.get();
     const auto best_or_fallback = [&](std::string why) {
@@ -522,12 +529,15 @@ class SessionCore {
     if (d.asked)
       std::snprintf(buf, sizeof buf,
                     "tactica: %s: move %d: %s (%s) bank %.0f ms, optimum %.1f, maximum %.1f, "
-                    "watchdog %.1f; strategy %.1f ms, nodes %llu, depth %d, value %.2f; replied after %.2f ms",
+                    "watchdog %.1f; strategy %.1f ms, nodes %llu, depth %d, value %.2f; replied "
+                    "after %.2f ms",
                     game_, n, reply.c_str(), d.source, d.left_ms, d.tm.optimum(), d.tm.maximum(),
                     d.tm.watchdog(), d.strategy_ms, static_cast<unsigned long long>(d.stats.nodes),
                     d.stats.depth, d.stats.value, took);
     else
-      std::snprintf(buf, sizeof buf, "tactica: %s: move %d: %s (%s, strategy not asked: %s) bank %.0f ms; replied after %.2f ms",
+      std::snprintf(buf, sizeof buf,
+                    "tactica: %s: move %d: %s (%s, strategy not asked: %s) bank %.0f ms; replied "
+                    "after %.2f ms",
                     game_, n, reply.c_str(), d.source, d.problem.c_str(), d.left_ms, took);
     raw_err(buf);
   }
@@ -555,9 +565,9 @@ class SessionCore {
   std::int64_t line_no_ = 0;
   int notes_ = 0;
   double own_left_ms_;
-  double cpu_cap_ms_ = 0;            // >0: the game caps process CPU time
-  std::shared_ptr<Job> overdue_;     // a call that overran and may still be running
-  bool strategy_dead_ = false;       // its thread is parked for good
+  double cpu_cap_ms_ = 0;         // >0: the game caps process CPU time
+  std::shared_ptr<Job> overdue_;  // a call that overran and may still be running
+  bool strategy_dead_ = false;    // its thread is parked for good
   bool output_closed_ = false;
 };
 
@@ -575,7 +585,8 @@ class HanpangSession : detail::SessionCore {
   int run() {
     namespace io = protocol::hanpang_io;
     if (!opt_.banner.empty()) raw_err(opt_.banner);
-    if (opt_.worker_thread && !worker_.threaded()) note("no thread could be started: the strategy runs without a watchdog");
+    if (opt_.worker_thread && !worker_.threaded())
+      note("no thread could be started: the strategy runs without a watchdog");
     // new_game runs before START arrives, so its time is not charged to the bank.
     worker_.post(std::make_shared<detail::Job>("new_game"),
                  [this](detail::Job&) { strategy_.new_game(opt_.seed); });
@@ -619,15 +630,17 @@ class HanpangSession : detail::SessionCore {
     ++turns_;
     if (cmd.row) {
       if (!state_.push_row(*cmd.row) && !desynced_) {
-        line_note("the new row pushed a tile out over the top of our board, yet the game goes on: "
-                  "playing bottom-row cells (always legal) from now on");
+        line_note(
+            "the new row pushed a tile out over the top of our board, yet the game goes on: "
+            "playing bottom-row cells (always legal) from now on");
         desynced_ = true;
       }
     } else {
       state_.push_row(io::guess_row(cmd.row_text));
       if (!desynced_)
-        line_note("without a readable new_row our board may differ from the judge's: playing "
-                  "bottom-row cells (always legal) from now on");
+        line_note(
+            "without a readable new_row our board may differ from the judge's: playing "
+            "bottom-row cells (always legal) from now on");
       desynced_ = true;
     }
     const double left = wall_left(cmd.remaining_ms);
@@ -657,6 +670,8 @@ class HanpangSession : detail::SessionCore {
       if (!d.problem.empty())
         note("move " + std::to_string(turns_) + ": " + d.problem + "; answered " + d.source);
     }
+    if (d.cell < 0 || d.cell >= 128 || !(state_.occupied() & bit128(d.cell)))
+      d.cell = hanpang_bottom_move(state_);
     const std::string reply = io::pang(d.cell);
     send(reply);
     charge(arrived);
@@ -685,7 +700,8 @@ class IcebreakingSession : detail::SessionCore {
   int run() {
     namespace io = protocol::icebreaking_io;
     if (!opt_.banner.empty()) raw_err(opt_.banner);
-    if (opt_.worker_thread && !worker_.threaded()) note("no thread could be started: the strategy runs without a watchdog");
+    if (opt_.worker_thread && !worker_.threaded())
+      note("no thread could be started: the strategy runs without a watchdog");
     std::string line;
     bool cut = false;
     detail::Clock::time_point arrived;
@@ -764,9 +780,8 @@ class IcebreakingSession : detail::SessionCore {
     if (side_known_) return;
     side_known_ = true;
     me_ = me;
-    worker_.post(std::make_shared<detail::Job>("new_game"), [this](detail::Job&) {
-      strategy_.new_game(board_, me_, opt_.seed);
-    });
+    worker_.post(std::make_shared<detail::Job>("new_game"),
+                 [this](detail::Job&) { strategy_.new_game(board_, me_, opt_.seed); });
   }
 
   void ready(const protocol::icebreaking_io::Command& cmd, detail::Clock::time_point arrived) {
@@ -804,8 +819,9 @@ class IcebreakingSession : detail::SessionCore {
       IcebreakingStrategy& strat = strategy_;
       const icebreaking::Board& board = board_;
       const icebreaking::Position copy = pos_;
-      d = decide(arrived, left, (popcount(pos_.ice) + 1) / 2, icebreaking_fallback_move(board_, pos_),
-                 legal, [&strat, &board, copy](const SearchLimits& l, BestMove& b, SearchStats& st) {
+      d = decide(arrived, left, (popcount(pos_.ice) + 1) / 2,
+                 icebreaking_fallback_move(board_, pos_), legal,
+                 [&strat, &board, copy](const SearchLimits& l, BestMove& b, SearchStats& st) {
                    const int c = strat.choose(board, copy, l, b);
                    st = strat.stats();
                    return c;
@@ -813,6 +829,7 @@ class IcebreakingSession : detail::SessionCore {
       if (!d.problem.empty())
         note("move " + std::to_string(turns_) + ": " + d.problem + "; answered " + d.source);
     }
+    if (d.cell < 0 || d.cell >= icebreaking::kSize * icebreaking::kStride) d.cell = guess_cell();
     const std::string reply = protocol::icebreaking_io::move(d.cell);
     send(reply);
     charge(arrived);

@@ -43,12 +43,12 @@ namespace tactica {
 
 // The [time] section of a config. Every field is documented in docs/CONFIG.md.
 struct TimeConfig {
-  std::int64_t reserve_ms = 300;       // never planned for: start-up, latency spikes, safety
-  std::int64_t move_overhead_ms = 2;   // per reply: pipe latency and the Session's own work
-  std::int64_t max_move_ms = 0;        // cap on one move's maximum (0: no cap; clock mode only)
-  std::uint64_t node_budget = 0;       // >0: strategies search this many nodes, no clock
-  std::int64_t bank_ms = 5000;         // the platform's wall bank (before the judge reports one)
-  std::int64_t cpu_cap_ms = 5000;      // Icebreaking: the CPU cap over the process life
+  std::int64_t reserve_ms = 300;      // never planned for: start-up, latency spikes, safety
+  std::int64_t move_overhead_ms = 2;  // per reply: pipe latency and the Session's own work
+  std::int64_t max_move_ms = 0;       // cap on one move's maximum (0: no cap; clock mode only)
+  std::uint64_t node_budget = 0;      // >0: strategies search this many nodes, no clock
+  std::int64_t bank_ms = 5000;        // the platform's wall bank (before the judge reports one)
+  std::int64_t cpu_cap_ms = 5000;     // Icebreaking: the CPU cap over the process life
 };
 
 class TimeManager {
@@ -59,8 +59,9 @@ class TimeManager {
   // left_ms: the bank left now; moves_to_go: replies still expected, this one included.
   void init(double left_ms, int moves_to_go, const TimeConfig& cfg) {
     const int mtg = std::max(1, moves_to_go);
-    usable_ = std::max(0.0, left_ms - static_cast<double>(cfg.reserve_ms) -
-                                static_cast<double>(mtg) * static_cast<double>(cfg.move_overhead_ms));
+    usable_ =
+        std::max(0.0, left_ms - static_cast<double>(cfg.reserve_ms) -
+                          static_cast<double>(mtg) * static_cast<double>(cfg.move_overhead_ms));
     optimum_ = usable_ / mtg;
     safe_ = std::max(0.0, usable_ - (mtg - 1) * optimum_ / 2);
     maximum_ = std::min(kMaxRatio * optimum_, safe_);

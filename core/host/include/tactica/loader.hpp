@@ -75,9 +75,9 @@ struct FoundPlugin {
   std::string name;
   std::filesystem::path file;
   std::string origin;
-  bool shadowed = false;             // an earlier directory has a plugin of this name
-  std::optional<PluginInfo> info;    // set if it loaded and passed the checks
-  std::string error;                 // why not, otherwise
+  bool shadowed = false;           // an earlier directory has a plugin of this name
+  std::optional<PluginInfo> info;  // set if it loaded and passed the checks
+  std::string error;               // why not, otherwise
 };
 std::vector<FoundPlugin> list_plugins(const PluginSearchPath& path);
 
