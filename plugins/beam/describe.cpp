@@ -40,12 +40,16 @@ PluginInfo describe() {
       {"group_pow", ParamType::real, w.group_pow, 1, 4,
        "eval: a group of k tiles has potential w_group_sq * k^group_pow"},
       {"w_max_sq", ParamType::real, w.max_sq, -10, 10, "eval: extra per k^2 of the largest group"},
+      {"w_colour_sq", ParamType::real, w.colour_sq, -10, 10,
+       "eval: per n^2 of each colour's tile count (rewards one dominant colour)"},
       {"w_bridge_sq", ParamType::real, w.bridge_sq, -10, 10,
        "eval: per m^2 of each colour's mass bridged through single other tiles"}};
   info.icebreaking_params = {
       {"width", ParamType::integer, 64, 1, 20000, "first beam width (doubled while time allows)"},
       {"max_width", ParamType::integer, 4096, 1, 20000, "widest beam"},
-      {"depth", ParamType::integer, 40, 1, 40, "our moves searched ahead"}};
+      {"depth", ParamType::integer, 40, 1, 40, "our moves searched ahead"},
+      {"residual", ParamType::boolean, 1, 0, 1,
+       "value leaves by the score difference plus the alternating sum of the ice left"}};
   return info;
 }
 

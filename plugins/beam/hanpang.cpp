@@ -17,7 +17,8 @@
 #include "common/hanpang_eval.hpp"
 
 namespace tactica::plugins::beam {
-namespace {
+// Named (not anonymous) so the plugin's files can share one translation unit (unity build, fuse).
+namespace hanpang_beam {
 
 using namespace tactica::hanpang;
 using common::HanpangWeights;
@@ -263,9 +264,10 @@ class BeamHanpang final : public HanpangStrategy {
   SearchStats stats_;
 };
 
-}  // namespace
+}  // namespace hanpang_beam
 
 std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
+  using namespace hanpang_beam;
   Config c;
   c.width = static_cast<int>(p.integer("width"));
   c.depth = static_cast<int>(p.integer("depth"));
@@ -285,6 +287,7 @@ std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
   c.w.max_sq = p.real("w_max_sq");
   c.w.group_pow = p.real("group_pow");
   c.w.bridge_sq = p.real("w_bridge_sq");
+  c.w.colour_sq = p.real("w_colour_sq");
   return std::make_unique<BeamHanpang>(c);
 }
 

@@ -7,7 +7,7 @@
 
 #include "tactica/icebreaking.hpp"
 
-namespace tactica::plugins::beam {
+namespace tactica::plugins::beam::ice_fast {
 
 using icebreaking::Board;
 using icebreaking::kNoCell;
@@ -77,4 +77,4 @@ inline int greedy_reply(const Board& b, const Position& p) {
   return best;
 }
 
-}  // namespace tactica::plugins::beam
+}  // namespace tactica::plugins::beam::ice_fast

@@ -7,22 +7,27 @@
 // Iterative widening: the search runs again with a doubled width while the soft deadline allows,
 // and publishes its move after each complete pass.
 #include <algorithm>
+#include <chrono>
 #include <array>
 #include <cstdint>
 #include <vector>
 
 #include "beam/ice_fast.hpp"
 #include "beam/plugin.hpp"
+#include "common/icebreaking_eval.hpp"
 
 namespace tactica::plugins::beam {
-namespace {
+// Named (not anonymous) so the plugin's files can share one translation unit (unity build, fuse).
+namespace icebreaking_beam {
 
 using namespace tactica::icebreaking;
+using namespace ice_fast;
 
 struct Config {
   int width = 64;
   int max_width = 4096;
   int depth = 40;
+  bool residual = true;  // leaves valued with the alternating sum of the ice left
 };
 
 struct Node {
@@ -58,9 +63,21 @@ class BeamIcebreaking final : public IcebreakingStrategy {
     if (ml.size() == 1) return chosen;
     limits_ = &limits;
     nodes_ = 0;
+    const auto t0 = Deadline::Clock::now();
+    // Step 1. The first width: what the budget (nodes, or the soft time at the measured rate)
+    // allows for one pass; a pass over n cells with width w costs about w * n^2 / 4 nodes
+    // (each layer takes two cells).
+    const int n = ml.size();
+    double avail = 1e18;
+    if (limits.node_budget)
+      avail = static_cast<double>(limits.node_budget);
+    else if (!limits.deadline.unlimited())
+      avail = std::chrono::duration<double>(limits.deadline.soft_budget()).count() * rate_;
+    const double per_width = 1.3 * std::min(cfg_.depth, (n + 1) / 2) * n / 2.0 + 1;
+    int width = static_cast<int>(std::clamp(avail / per_width, 1.0, static_cast<double>(cfg_.width)));
+    // Step 2. Passes with a doubling width while the budget allows another.
     std::uint64_t last_pass = 0;
-    for (int width = std::min(cfg_.width, cfg_.max_width); width <= cfg_.max_width; width *= 2) {
-      ensure_capacity(width);
+    for (; width <= cfg_.max_width; width *= 2) {
       int move = kNoCell, value = 0;
       const std::uint64_t before = nodes_;
       if (!search(b, pos, width, move, value)) break;
@@ -69,12 +86,16 @@ class BeamIcebreaking final : public IcebreakingStrategy {
       best.publish(chosen);
       stats_.value = value;
       stats_.depth = width;
-      // Stop widening when the next pass (about twice this one) would overrun the soft limit.
-      if (limits.node_budget && nodes_ * 3 > limits.node_budget) break;
+      // The next pass costs about twice this one: start it only if that fits.
+      if (limits.node_budget && nodes_ + 2 * pass > limits.node_budget) break;
       if (!limits.deadline.unlimited() && limits.deadline.soft_fraction() * 3 > 1.0) break;
       if (limits.deadline.unlimited() && !limits.node_budget && width >= cfg_.width) break;
       if (pass == last_pass) break;  // the beam held every line: a wider one changes nothing
       last_pass = pass;
+    }
+    if (!limits.node_budget && !limits.deadline.unlimited() && nodes_ > 1000) {
+      const double sec = std::chrono::duration<double>(Deadline::Clock::now() - t0).count();
+      if (sec > 0) rate_ = 0.7 * rate_ + 0.3 * (static_cast<double>(nodes_) / sec);
     }
     stats_.nodes = nodes_;
     return chosen;
@@ -101,12 +122,21 @@ class BeamIcebreaking final : public IcebreakingStrategy {
     return limits_->deadline.hard_expired();
   }
 
-  int value_of(const Position& p) const { return p.total[me_] - p.total[other(me_)]; }
+  // The score difference, plus (with `residual`) the value of the ice left if both sides took
+  // the best cell in turn (common/icebreaking_eval.hpp), from our side.
+  int value_of(const Board& b, const Position& p) const {
+    int v = p.total[me_] - p.total[other(me_)];
+    if (cfg_.residual && !p.over()) {
+      const int r = common::ice::alternating_sum(b, p.ice);
+      v += p.to_move == me_ ? r : -r;
+    }
+    return v;
+  }
 
   // One pass with the given width; false if stopped before it finished.
   bool search(const Board& b, const Position& pos, int width, int& move, int& value) {
     int n = 1;
-    cur_[0] = Node{pos, value_of(pos), -1};
+    cur_[0] = Node{pos, value_of(b, pos), -1};
     bool first = true;
     for (int d = 0; d < cfg_.depth; ++d) {
       // Step 1. Every child of every open node, as (parent, move, value); finished lines
@@ -125,7 +155,7 @@ class BeamIcebreaking final : public IcebreakingStrategy {
           Position q = par.pos;
           fast_play(b, q, c);
           if (!q.over()) fast_play(b, q, greedy_reply(b, q));
-          kids_[m++] = Child{i, static_cast<std::int16_t>(c), static_cast<std::int16_t>(value_of(q))};
+          kids_[m++] = Child{i, static_cast<std::int16_t>(c), static_cast<std::int16_t>(value_of(b, q))};
           ++nodes_;
           if (must_stop()) return false;
         }
@@ -172,16 +202,19 @@ class BeamIcebreaking final : public IcebreakingStrategy {
   std::vector<int> order_;
   const SearchLimits* limits_ = nullptr;
   std::uint64_t nodes_ = 0;
+  double rate_ = 5e5;  // nodes per second, measured on the clock (not used on a node budget)
   SearchStats stats_;
 };
 
-}  // namespace
+}  // namespace icebreaking_beam
 
 std::unique_ptr<IcebreakingStrategy> make_icebreaking(const Params& p) {
+  using namespace icebreaking_beam;
   Config c;
   c.width = static_cast<int>(p.integer("width"));
   c.max_width = std::max(c.width, static_cast<int>(p.integer("max_width")));
   c.depth = static_cast<int>(p.integer("depth"));
+  c.residual = p.boolean("residual");
   return std::make_unique<BeamIcebreaking>(c);
 }
 

@@ -40,6 +40,7 @@ struct HanpangWeights {
   int endgame = 12;             // with r <= endgame actions left, only the r largest groups count
   double group_pow = 2.0;       // the group potential is group_sq * k^group_pow (2: k^2)
   double max_sq = 0.0;          // extra per k^2 of the largest group (one giant mass, not many)
+  double colour_sq = 0.0;       // per n^2 of each colour's tile count (one dominant colour)
   double bridge_sq = 0.0;       // per m^2 of each colour's "bridged" mass: its tiles joined
                                 // through single other-coloured tiles between two of them
 };
@@ -58,6 +59,7 @@ struct HanpangFeatures {
   int hgaps = 0;
   int danger = 0;           // sum over columns of max(0, h - danger_from)^2
   std::int64_t bridge_sq = 0;  // sum of m^2 over bridged masses (computed only on request)
+  std::int64_t colour_sq = 0;  // sum over colours of (tiles of that colour)^2
 };
 
 namespace detail {
@@ -99,6 +101,8 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
   for (int k = 0; k < kColours; ++k) {
     const u128 p = s.planes[k];
     const u128 others = occ & ~p;
+    const int np = popcount(p);
+    f.colour_sq += np * np;
     u128 rest = p & neighbours<kLane>(p);
     const int singles = popcount(p & ~rest);
     f.singletons += singles;
@@ -171,7 +175,7 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
   }
   const HanpangFeatures f = features(s, w.danger_from, nullptr, nullptr, w.bridge_sq != 0.0, pot);
   const double group_pot = pot ? f.sum_pot : w.group_sq * static_cast<double>(f.sum_sq);
-  return score + group_pot + w.bridge_sq * static_cast<double>(f.bridge_sq) +
+  return score + group_pot + w.colour_sq * static_cast<double>(f.colour_sq) + w.bridge_sq * static_cast<double>(f.bridge_sq) +
          w.max_sq * static_cast<double>(f.max_group) * f.max_group + w.group_lin * f.in_groups +
          w.singleton * f.singletons + w.group * f.groups + w.vgap * f.vgaps + w.hgap * f.hgaps +
          w.tile * f.tiles + w.danger * f.danger;

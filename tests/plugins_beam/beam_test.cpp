@@ -220,14 +220,14 @@ TEST_CASE("beam ice_fast: the local split test agrees with the flood fill") {
     while (!pos.over()) {
       for (u128 s = pos.ice; s;) {
         const int c = pop_lowest(s);
-        REQUIRE(beam::fast_captures(pos, c) == pos.captures(c));
+        REQUIRE(beam::ice_fast::fast_captures(pos, c) == pos.captures(c));
         ++checked;
       }
       icebreaking::MoveList ml;
       pos.moves(ml);
       const int c = ml[static_cast<int>(rng.below(ml.size()))];
       auto q = pos;
-      beam::fast_play(board, q, c);
+      beam::ice_fast::fast_play(board, q, c);
       pos.play(board, c);
       REQUIRE(q == pos);
     }
