@@ -1,0 +1,126 @@
+// Search speed of the greedy and expectimax plugins on fixed positions (nodes per second; a node
+// is one searched position for Icebreaking, one board evaluation for Hanpang). Node budgets keep
+// the work per iteration fixed, so items/s is a speed signature independent of the clock.
+#include <benchmark/benchmark.h>
+
+#include <array>
+
+#include "common/icebreaking_eval.hpp"
+#include "expectimax/hanpang_search.hpp"
+#include "expectimax/ice_search.hpp"
+#include "greedy/greedy.hpp"
+#include "tactica/hanpang.hpp"
+#include "tactica/icebreaking.hpp"
+
+namespace {
+
+using namespace tactica;
+
+// The Icebreaking position after `plies` greedy moves on the board of `seed`.
+icebreaking::Position ice_position(const icebreaking::Board& b, int plies) {
+  auto pos = icebreaking::Position::start(b);
+  for (int i = 0; i < plies && !pos.over(); ++i)
+    pos.play(b, plugins::greedy::icebreaking_move(b, pos, true));
+  return pos;
+}
+
+// A Hanpang board of `rows` seeded rows.
+hanpang::State hanpang_board(std::uint64_t seed, int rows) {
+  hanpang::RowSource src(seed);
+  hanpang::State s;
+  for (int i = 0; i < rows; ++i) s.push_row(src.next());
+  return s;
+}
+
+// Alpha-beta from a fresh table on the opening (ply 0) or a middle game (ply 20), 200k nodes.
+void BM_ExpectimaxIceSearch(benchmark::State& st) {
+  const auto b = icebreaking::Board::from_seed(7);
+  const auto pos = ice_position(b, static_cast<int>(st.range(0)));
+  plugins::expectimax::IceParams p;
+  p.tt_mb = 16;
+  plugins::expectimax::IceSearch search(p);
+  std::uint64_t nodes = 0;
+  int depth = 0;
+  for (auto _ : st) {
+    st.PauseTiming();
+    search.new_game(b);
+    st.ResumeTiming();
+    SearchLimits lim;
+    lim.node_budget = 200000;
+    const auto r = search.run(pos.ice, pos.margin(), lim, nullptr);
+    nodes += r.nodes;
+    depth = r.depth;
+  }
+  st.SetItemsProcessed(static_cast<std::int64_t>(nodes));
+  st.counters["depth"] = depth;
+}
+BENCHMARK(BM_ExpectimaxIceSearch)->Arg(0)->Arg(20)->Unit(benchmark::kMillisecond);
+
+// The exact win/draw/loss endgame solve from 16 cells (greedy play down to there).
+void BM_ExpectimaxIceSolve16(benchmark::State& st) {
+  const auto b = icebreaking::Board::from_seed(11);
+  auto pos = icebreaking::Position::start(b);
+  while (popcount(pos.ice) > 16) pos.play(b, plugins::greedy::icebreaking_move(b, pos, true));
+  plugins::expectimax::IceParams p;
+  p.tt_mb = 16;
+  plugins::expectimax::IceSearch search(p);
+  std::uint64_t nodes = 0;
+  for (auto _ : st) {
+    st.PauseTiming();
+    search.new_game(b);
+    st.ResumeTiming();
+    const auto r = search.run(pos.ice, pos.margin(), SearchLimits{}, nullptr);
+    nodes += r.nodes;
+  }
+  st.SetItemsProcessed(static_cast<std::int64_t>(nodes));
+}
+BENCHMARK(BM_ExpectimaxIceSolve16)->Unit(benchmark::kMillisecond);
+
+// One articulation scan: every move's gain and capture count of a middle-game position.
+void BM_IceMoveScan(benchmark::State& st) {
+  const auto b = icebreaking::Board::from_seed(7);
+  const auto pos = ice_position(b, 20);
+  plugins::common::ice::MoveScanner scanner;
+  std::array<plugins::common::ice::MoveFacts, icebreaking::kIce> facts;
+  for (auto _ : st) benchmark::DoNotOptimize(scanner.scan(b, pos.ice, facts.data()));
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_IceMoveScan);
+
+void BM_GreedyIceMove(benchmark::State& st) {
+  const auto b = icebreaking::Board::from_seed(7);
+  const auto pos = ice_position(b, 20);
+  for (auto _ : st) benchmark::DoNotOptimize(plugins::greedy::icebreaking_move(b, pos, true));
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_GreedyIceMove);
+
+void BM_GreedyHanpangMove(benchmark::State& st) {
+  const auto s = hanpang_board(7, 10);
+  for (auto _ : st) benchmark::DoNotOptimize(plugins::greedy::hanpang_move(s, true));
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_GreedyHanpangMove);
+
+// Expectimax at depth 3 (the defaults) on a 10-row board, 20k evaluations per move.
+void BM_ExpectimaxHanpang(benchmark::State& st) {
+  const auto s = hanpang_board(7, 10);
+  plugins::expectimax::HanpangParams p;
+  p.weights.group_sq = 2;
+  plugins::expectimax::HanpangSearch search(p);
+  search.new_game(1);
+  std::uint64_t nodes = 0;
+  int depth = 0;
+  for (auto _ : st) {
+    SearchLimits lim;
+    lim.node_budget = 20000;
+    const auto r = search.run(s, lim, nullptr);
+    nodes += r.nodes;
+    depth = r.depth;
+  }
+  st.SetItemsProcessed(static_cast<std::int64_t>(nodes));
+  st.counters["depth"] = depth;
+}
+BENCHMARK(BM_ExpectimaxHanpang)->Unit(benchmark::kMillisecond);
+
+}  // namespace
