@@ -5,10 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 namespace tactica::report {
 
@@ -26,11 +25,21 @@ std::string xml(std::string_view s) {
   std::string out;
   for (const char ch : s) {
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // XML 1.0 forbids most control characters, even escaped.
         out += (static_cast<unsigned char>(ch) < 0x20 && ch != '\t') ? ' ' : ch;
@@ -87,7 +96,10 @@ Axis nice_axis(double lo, double hi, int target = 6) {
   const double mag = std::pow(10.0, std::floor(std::log10(raw)));
   double step = mag;
   for (const double m : {1.0, 2.0, 5.0, 10.0})
-    if (raw <= m * mag) { step = m * mag; break; }
+    if (raw <= m * mag) {
+      step = m * mag;
+      break;
+    }
   return {std::floor(lo / step) * step, std::ceil(hi / step) * step, step};
 }
 
@@ -137,7 +149,8 @@ bool failed(const std::string& verdict) {
 void y_grid(Svg& svg, const Axis& ax, double left, double right, double top, double bottom) {
   for (double v = ax.lo; v <= ax.hi + ax.step / 2; v += ax.step) {
     const double y = ax.map(v, bottom, top);
-    svg.line(left, y, right, y, std::abs(v) < ax.step / 2 ? "stroke=\"#888\"" : "stroke=\"#e3e6ea\"");
+    svg.line(left, y, right, y,
+             std::abs(v) < ax.step / 2 ? "stroke=\"#888\"" : "stroke=\"#e3e6ea\"");
     svg.text(left - 6, y + 4, tick_label(v, ax.step), "text-anchor=\"end\" fill=\"#444\"");
   }
 }
@@ -244,7 +257,8 @@ std::string hanpang_plot_svg(const std::vector<HanpangGame>& games, const std::s
   y_grid(svg, ay, left, left + plot_w, top, bottom);
   svg.rect(left, top, plot_w, plot_h, "fill=\"none\" stroke=\"#888\"");
   svg.text(18, top + plot_h / 2, "score",
-           "transform=\"rotate(-90 18 " + f(top + plot_h / 2) + ")\" text-anchor=\"middle\" fill=\"#444\"");
+           "transform=\"rotate(-90 18 " + f(top + plot_h / 2) +
+               ")\" text-anchor=\"middle\" fill=\"#444\"");
   const double dx = plot_w / static_cast<double>(seeds.size());
   const auto x_of = [&](std::size_t i) { return left + (static_cast<double>(i) + 0.5) * dx; };
   const std::size_t label_every = std::max<std::size_t>(1, (seeds.size() + 29) / 30);
@@ -264,11 +278,13 @@ std::string hanpang_plot_svg(const std::vector<HanpangGame>& games, const std::s
     for (std::size_t i = 0; i < seeds.size(); ++i) {
       const auto it = s.by_seed.find(seeds[i]);
       if (it == s.by_seed.end()) continue;
-      points += f(x_of(i)) + "," + f(ay.map(static_cast<double>(it->second->score), bottom, top)) + " ";
+      points +=
+          f(x_of(i)) + "," + f(ay.map(static_cast<double>(it->second->score), bottom, top)) + " ";
     }
     svg.raw("<g>");
-    svg.raw("<polyline fill=\"none\" stroke=\"" + colour + "\" stroke-width=\"1.5\" stroke-opacity=\"0.75\"" +
-            dash_of(k) + " points=\"" + points + "\"/>");
+    svg.raw("<polyline fill=\"none\" stroke=\"" + colour +
+            "\" stroke-width=\"1.5\" stroke-opacity=\"0.75\"" + dash_of(k) + " points=\"" + points +
+            "\"/>");
     for (std::size_t i = 0; i < seeds.size(); ++i) {
       const auto it = s.by_seed.find(seeds[i]);
       if (it == s.by_seed.end()) continue;
@@ -294,12 +310,14 @@ std::string hanpang_plot_svg(const std::vector<HanpangGame>& games, const std::s
     const double ly = top + 44.0 * static_cast<double>(k);
     svg.line(legend_x, ly + 6, legend_x + 22, ly + 6,
              "stroke=\"" + colour + "\" stroke-width=\"3\"" + dash_of(k));
-    svg.raw("<circle cx=\"" + f(legend_x + 11) + "\" cy=\"" + f(ly + 6) + "\" r=\"4\" fill=\"" + colour + "\"/>");
+    svg.raw("<circle cx=\"" + f(legend_x + 11) + "\" cy=\"" + f(ly + 6) + "\" r=\"4\" fill=\"" +
+            colour + "\"/>");
     svg.text(legend_x + 30, ly + 10, clip(s.name, 34), "font-weight=\"bold\"");
     const auto n = static_cast<std::int64_t>(s.by_seed.size());
-    std::string stats = "sum " + grouped(s.sum) + " \xC2\xB7 mean " +
-                        grouped(n ? static_cast<std::int64_t>(std::llround(static_cast<double>(s.sum) / n)) : 0) +
-                        " \xC2\xB7 " + std::to_string(n) + " game" + (n == 1 ? "" : "s");
+    std::string stats =
+        "sum " + grouped(s.sum) + " \xC2\xB7 mean " +
+        grouped(n ? static_cast<std::int64_t>(std::llround(static_cast<double>(s.sum) / n)) : 0) +
+        " \xC2\xB7 " + std::to_string(n) + " game" + (n == 1 ? "" : "s");
     if (s.failures) stats += " \xC2\xB7 " + std::to_string(s.failures) + " failed";
     svg.text(legend_x + 30, ly + 26, stats, "fill=\"#444\" font-size=\"11\"");
     ++k;
@@ -313,7 +331,8 @@ std::string hanpang_plot_svg(const std::vector<HanpangGame>& games, const std::s
   const double bar_w = W - legend_x - 20;
   for (const auto& [idx, s] : series) {
     const double y = bars_top + 30.0 * static_cast<double>(k);
-    const double w = s.sum > 0 ? bar_w * static_cast<double>(s.sum) / static_cast<double>(max_sum) : 0;
+    const double w =
+        s.sum > 0 ? bar_w * static_cast<double>(s.sum) / static_cast<double>(max_sum) : 0;
     svg.text(legend_x, y + 8, clip(s.name, 26) + ": " + grouped(s.sum), "font-size=\"11\"");
     svg.rect(legend_x, y + 12, w, 10, "fill=\"" + colour_of(k) + "\"");
     ++k;
@@ -341,7 +360,8 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
     std::vector<const EloRow*> rows;
     for (const EloRow& r : table) rows.push_back(&r);
     std::stable_sort(rows.begin(), rows.end(), [](const EloRow* a, const EloRow* b) {
-      const double ea = std::isnan(a->elo) ? -1e300 : a->elo, eb = std::isnan(b->elo) ? -1e300 : b->elo;
+      const double ea = std::isnan(a->elo) ? -1e300 : a->elo,
+                   eb = std::isnan(b->elo) ? -1e300 : b->elo;
       return ea > eb;
     });
     // The axis spans every finite value and zero.
@@ -350,7 +370,8 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
       for (const double v : {r->elo, r->lo, r->hi})
         if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     const Axis ax = nice_axis(lo, hi, 8);
-    const double col_rank = left, col_name = left + 28, col_elo = left + 250, col_games = left + 420;
+    const double col_rank = left, col_name = left + 28, col_elo = left + 250,
+                 col_games = left + 420;
     const double bar_l = left + 505, bar_r = W - 30;
     const double head = table_top;
     svg.text(left, 52, "Elo with error bars (" + interval + ")", "fill=\"#555\"");
@@ -364,12 +385,15 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
       return ax.map(std::clamp(v, ax.lo, ax.hi), bar_l, bar_r);
     };
     for (std::size_t i = 0; i < rows.size(); i += 2)
-      svg.rect(left - 4, y0 + row_h * static_cast<double>(i), W - left - 10, row_h, "fill=\"#f4f6f8\"");
+      svg.rect(left - 4, y0 + row_h * static_cast<double>(i), W - left - 10, row_h,
+               "fill=\"#f4f6f8\"");
     for (double v = ax.lo; v <= ax.hi + ax.step / 2; v += ax.step) {
       const double x = ax.map(v, bar_l, bar_r);
-      svg.line(x, y0, x, y1, std::abs(v) < ax.step / 2 ? "stroke=\"#777\" stroke-dasharray=\"4 3\""
-                                                       : "stroke=\"#e3e6ea\"");
-      svg.text(x, y1 + 16, tick_label(v, ax.step), "text-anchor=\"middle\" font-size=\"10\" fill=\"#444\"");
+      svg.line(x, y0, x, y1,
+               std::abs(v) < ax.step / 2 ? "stroke=\"#777\" stroke-dasharray=\"4 3\""
+                                         : "stroke=\"#e3e6ea\"");
+      svg.text(x, y1 + 16, tick_label(v, ax.step),
+               "text-anchor=\"middle\" font-size=\"10\" fill=\"#444\"");
     }
     svg.text((bar_l + bar_r) / 2, y1 + 32, "Elo", "text-anchor=\"middle\" fill=\"#444\"");
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -378,9 +402,10 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
       const double cy = y + row_h / 2;
       svg.text(col_rank, cy + 4, std::to_string(i + 1));
       svg.text(col_name, cy + 4, clip(r.name, 30));
-      svg.text(col_elo, cy + 4,
-               fixed(r.elo, 1, true) + " [" + fixed(r.lo, 1, true) + ", " + fixed(r.hi, 1, true) + "]",
-               "font-family=\"DejaVu Sans Mono, monospace\" font-size=\"11\"");
+      svg.text(
+          col_elo, cy + 4,
+          fixed(r.elo, 1, true) + " [" + fixed(r.lo, 1, true) + ", " + fixed(r.hi, 1, true) + "]",
+          "font-family=\"DejaVu Sans Mono, monospace\" font-size=\"11\"");
       svg.text(col_games + 40, cy + 4, std::to_string(r.games), "text-anchor=\"end\"");
       const std::string colour = colour_of(i);
       const double xl = x_of(r.lo), xh = x_of(r.hi), xe = x_of(r.elo);
@@ -388,10 +413,13 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
                       ": Elo " + fixed(r.elo, 1, true) + ", " + xml(interval) + " [" +
                       fixed(r.lo, 1, true) + ", " + fixed(r.hi, 1, true) + "], " +
                       std::to_string(r.games) + " games</title>";
-      g += "<line x1=\"" + f(xl) + "\" y1=\"" + f(cy) + "\" x2=\"" + f(xh) + "\" y2=\"" + f(cy) + "\"/>";
+      g += "<line x1=\"" + f(xl) + "\" y1=\"" + f(cy) + "\" x2=\"" + f(xh) + "\" y2=\"" + f(cy) +
+           "\"/>";
       for (const double x : {xl, xh})
-        g += "<line x1=\"" + f(x) + "\" y1=\"" + f(cy - 6) + "\" x2=\"" + f(x) + "\" y2=\"" + f(cy + 6) + "\"/>";
-      g += "<circle cx=\"" + f(xe) + "\" cy=\"" + f(cy) + "\" r=\"5\" fill=\"" + colour + "\"/></g>";
+        g += "<line x1=\"" + f(x) + "\" y1=\"" + f(cy - 6) + "\" x2=\"" + f(x) + "\" y2=\"" +
+             f(cy + 6) + "\"/>";
+      g +=
+          "<circle cx=\"" + f(xe) + "\" cy=\"" + f(cy) + "\" r=\"5\" fill=\"" + colour + "\"/></g>";
       svg.raw(g);
       // An infinite value is drawn at the axis edge, with an arrow pointing off the axis.
       bool off_low = false, off_high = false;
@@ -399,7 +427,8 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
         off_low |= std::isinf(v) && v < 0;
         off_high |= std::isinf(v) && v > 0;
       }
-      if (off_low) svg.text(bar_l - 4, cy + 4, "\xE2\x86\x90", "fill=\"#c00000\" text-anchor=\"end\"");
+      if (off_low)
+        svg.text(bar_l - 4, cy + 4, "\xE2\x86\x90", "fill=\"#c00000\" text-anchor=\"end\"");
       if (off_high) svg.text(bar_r + 4, cy + 4, "\xE2\x86\x92", "fill=\"#c00000\"");
     }
   }
@@ -424,29 +453,38 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
     for (double v = ax.lo; v <= ax.hi + ax.step / 2; v += ax.step) {
       const double x = ax.map(v, l, r);
       svg.line(x, bottom, x, bottom + 4, "stroke=\"#888\"");
-      svg.text(x, bottom + 16, tick_label(v, ax.step), "text-anchor=\"middle\" font-size=\"10\" fill=\"#444\"");
+      svg.text(x, bottom + 16, tick_label(v, ax.step),
+               "text-anchor=\"middle\" font-size=\"10\" fill=\"#444\"");
     }
     svg.text((l + r) / 2, bottom + 34, "games", "text-anchor=\"middle\" fill=\"#444\"");
     svg.text(24, (top + bottom) / 2, "LLR",
-             "transform=\"rotate(-90 24 " + f((top + bottom) / 2) + ")\" text-anchor=\"middle\" fill=\"#444\"");
+             "transform=\"rotate(-90 24 " + f((top + bottom) / 2) +
+                 ")\" text-anchor=\"middle\" fill=\"#444\"");
     const double yu = ay.map(sprt->upper, bottom, top), yl = ay.map(sprt->lower, bottom, top);
     svg.line(l, yu, r, yu, "stroke=\"#009e73\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"");
     svg.line(l, yl, r, yl, "stroke=\"#d55e00\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"");
-    svg.text(r + 6, yu + 4, "accept H1 (" + fixed(sprt->upper, 2) + ")", "fill=\"#00704f\" font-size=\"11\"");
-    svg.text(r + 6, yl + 4, "accept H0 (" + fixed(sprt->lower, 2) + ")", "fill=\"#a04400\" font-size=\"11\"");
+    svg.text(r + 6, yu + 4, "accept H1 (" + fixed(sprt->upper, 2) + ")",
+             "fill=\"#00704f\" font-size=\"11\"");
+    svg.text(r + 6, yl + 4, "accept H0 (" + fixed(sprt->lower, 2) + ")",
+             "fill=\"#a04400\" font-size=\"11\"");
     std::string pts = f(ax.map(0, l, r)) + "," + f(ay.map(0, bottom, top)) + " ";
     for (const SprtPoint& p : sprt->points) {
       if (!std::isfinite(p.llr) || !std::isfinite(p.games)) continue;
-      pts += f(ax.map(p.games, l, r)) + "," + f(ay.map(std::clamp(p.llr, ay.lo, ay.hi), bottom, top)) + " ";
+      pts += f(ax.map(p.games, l, r)) + "," +
+             f(ay.map(std::clamp(p.llr, ay.lo, ay.hi), bottom, top)) + " ";
     }
-    svg.raw("<polyline fill=\"none\" stroke=\"#0072b2\" stroke-width=\"2\" points=\"" + pts + "\"/>");
+    svg.raw("<polyline fill=\"none\" stroke=\"#0072b2\" stroke-width=\"2\" points=\"" + pts +
+            "\"/>");
     if (!sprt->points.empty()) {
       const SprtPoint& last = sprt->points.back();
       if (std::isfinite(last.llr) && std::isfinite(last.games)) {
-        const double x = ax.map(last.games, l, r), y = ay.map(std::clamp(last.llr, ay.lo, ay.hi), bottom, top);
-        svg.raw("<circle cx=\"" + f(x) + "\" cy=\"" + f(y) + "\" r=\"4\" fill=\"#0072b2\"><title>LLR " +
-                fixed(last.llr, 3) + " after " + fixed(last.games, 0) + " games</title></circle>");
-        svg.text(x - 6, y - 8, "LLR " + fixed(last.llr, 2) + " after " + fixed(last.games, 0) + " games",
+        const double x = ax.map(last.games, l, r),
+                     y = ay.map(std::clamp(last.llr, ay.lo, ay.hi), bottom, top);
+        svg.raw("<circle cx=\"" + f(x) + "\" cy=\"" + f(y) +
+                "\" r=\"4\" fill=\"#0072b2\"><title>LLR " + fixed(last.llr, 3) + " after " +
+                fixed(last.games, 0) + " games</title></circle>");
+        svg.text(x - 6, y - 8,
+                 "LLR " + fixed(last.llr, 2) + " after " + fixed(last.games, 0) + " games",
                  "text-anchor=\"end\" font-size=\"11\" fill=\"#0072b2\"");
       }
     }

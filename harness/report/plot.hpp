@@ -23,12 +23,12 @@ class PlotError : public std::runtime_error {
 // One finished Hanpang game of a seed run: a line of `tactica bench --out results.jsonl`
 // (docs/FORMATS.md).
 struct HanpangGame {
-  std::string agent;            // the agent's label
-  int agent_index = 0;          // its position on the command line (series are keyed by it)
+  std::string agent;    // the agent's label
+  int agent_index = 0;  // its position on the command line (series are keyed by it)
   std::int64_t seed = 0;
   std::int64_t score = 0;
   int actions = 0;
-  std::string verdict;          // MAX_ACTIONS OVERFLOW TIME_LIMIT INVALID RUNTIME_ERROR
+  std::string verdict;  // MAX_ACTIONS OVERFLOW TIME_LIMIT INVALID RUNTIME_ERROR
 };
 
 // Reads the Hanpang lines of a results JSONL stream. Blank lines and other games' lines are
@@ -59,9 +59,9 @@ struct SprtPoint {
 };
 struct SprtTrace {
   double elo0 = 0, elo1 = 0, alpha = 0.05, beta = 0.05;
-  double lower = 0, upper = 0;     // log(beta / (1 - alpha)), log((1 - beta) / alpha)
+  double lower = 0, upper = 0;  // log(beta / (1 - alpha)), log((1 - beta) / alpha)
   std::vector<SprtPoint> points;
-  std::string result;              // e.g. "H1 accepted", "H0 accepted", "running"
+  std::string result;  // e.g. "H1 accepted", "H0 accepted", "running"
 };
 
 // The ratings table with error bars (sorted by Elo) and, when `sprt` is given, the LLR over

@@ -3,7 +3,7 @@
 
 #include <map>
 
-#include "report/view.hpp"  // write_text_file
+#include "report/view.hpp"    // write_text_file
 #include "runner/runner.hpp"  // RunError
 
 namespace tactica::report {
@@ -24,7 +24,8 @@ std::vector<HanpangGame> bench_plot_games(const std::vector<harness::BenchRecord
   std::vector<HanpangGame> games;
   games.reserve(records.size());
   for (const auto& r : records)
-    games.push_back({r.agent, r.agent_index, static_cast<std::int64_t>(r.seed), r.score, r.actions, r.verdict});
+    games.push_back(
+        {r.agent, r.agent_index, static_cast<std::int64_t>(r.seed), r.score, r.actions, r.verdict});
   return games;
 }
 
@@ -88,9 +89,14 @@ SprtTrace tourney_sprt_trace(const std::vector<harness::TourneyRecord>& records,
     t.points.push_back({games, llr});
   }
   switch (t.points.empty() ? stats::SprtDecision::none : stats::sprt_decide(llr, spec)) {
-    case stats::SprtDecision::h1: t.result = "H1 accepted"; break;
-    case stats::SprtDecision::h0: t.result = "H0 accepted"; break;
-    default: t.result = "no decision yet";
+    case stats::SprtDecision::h1:
+      t.result = "H1 accepted";
+      break;
+    case stats::SprtDecision::h0:
+      t.result = "H0 accepted";
+      break;
+    default:
+      t.result = "no decision yet";
   }
   return t;
 }

@@ -5,11 +5,10 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace tactica::report {
 
@@ -29,9 +28,10 @@ class Checker {
   explicit Checker(std::string source) : source_(std::move(source)) {}
 
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    throw ViewError(source_ + ": " + (where.empty() ? "" : where + ": ") + what +
-                    " (expected a " + std::string(kFormat) +
-                    " replay as written by `tactica judge ... --replay FILE`, see docs/FORMATS.md)");
+    throw ViewError(
+        source_ + ": " + (where.empty() ? "" : where + ": ") + what + " (expected a " +
+        std::string(kFormat) +
+        " replay as written by `tactica judge ... --replay FILE`, see docs/FORMATS.md)");
   }
 
   const json& field(const json& obj, const std::string& where, const char* key) const {
@@ -75,7 +75,8 @@ class Checker {
   void optional_number_pair(const json& obj, const std::string& where, const char* key) const {
     if (const json* v = optional(obj, key)) number_pair(*v, where + "." + key);
   }
-  void one_of(const json& v, const std::string& where, std::initializer_list<const char*> allowed) const {
+  void one_of(const json& v, const std::string& where,
+              std::initializer_list<const char*> allowed) const {
     string(v, where);
     std::string list;
     for (const char* a : allowed) {
@@ -86,14 +87,17 @@ class Checker {
     fail(where, "got \"" + clip(v.get<std::string>()) + "\", expected one of " + list);
   }
   // A cell [row, col] with both coordinates in [lo, hi_row] x [lo, hi_col].
-  std::pair<int, int> coords(const json& v, const std::string& where, int lo, int hi_row, int hi_col) const {
+  std::pair<int, int> coords(const json& v, const std::string& where, int lo, int hi_row,
+                             int hi_col) const {
     array(v, where);
-    if (v.size() != 2) fail(where, "expected [row, col], got " + std::to_string(v.size()) + " values");
+    if (v.size() != 2)
+      fail(where, "expected [row, col], got " + std::to_string(v.size()) + " values");
     const long long r = integer(v[0], where + "[0]"), c = integer(v[1], where + "[1]");
     if (r < lo || r > hi_row || c < lo || c > hi_col)
-      fail(where, "cell [" + std::to_string(r) + ", " + std::to_string(c) + "] is off the board (rows " +
-                      std::to_string(lo) + ".." + std::to_string(hi_row) + ", columns " +
-                      std::to_string(lo) + ".." + std::to_string(hi_col) + ")");
+      fail(where, "cell [" + std::to_string(r) + ", " + std::to_string(c) +
+                      "] is off the board (rows " + std::to_string(lo) + ".." +
+                      std::to_string(hi_row) + ", columns " + std::to_string(lo) + ".." +
+                      std::to_string(hi_col) + ")");
     return {static_cast<int>(r), static_cast<int>(c)};
   }
 
@@ -105,7 +109,9 @@ class Checker {
     if (v.is_array()) return "an array";
     return "an object";
   }
-  static std::string clip(const std::string& s) { return s.size() > 40 ? s.substr(0, 40) + "..." : s; }
+  static std::string clip(const std::string& s) {
+    return s.size() > 40 ? s.substr(0, 40) + "..." : s;
+  }
 
  private:
   std::string source_;
@@ -114,7 +120,8 @@ class Checker {
 // Hanpang text form: 15 strings of 8 digits 0-3, top row first.
 void check_hanpang_board(const Checker& ck, const json& b, const std::string& where) {
   ck.array(b, where);
-  if (b.size() != 15) ck.fail(where, "expected 15 rows (top first), got " + std::to_string(b.size()));
+  if (b.size() != 15)
+    ck.fail(where, "expected 15 rows (top first), got " + std::to_string(b.size()));
   for (std::size_t r = 0; r < b.size(); ++r) {
     const std::string w = where + "[" + std::to_string(r) + "]";
     ck.string(b[r], w);
@@ -193,7 +200,8 @@ void check_result(const Checker& ck, const json& res, bool hanpang) {
     ck.optional_number(res, "result", "score");
     ck.optional_number(res, "result", "actions");
   } else {
-    if (const json* w = ck.optional(res, "winner")) ck.one_of(*w, "result.winner", {"first", "second", "draw"});
+    if (const json* w = ck.optional(res, "winner"))
+      ck.one_of(*w, "result.winner", {"first", "second", "draw"});
     ck.optional_number_pair(res, "result", "totals");
     ck.optional_string(res, "result", "loser_reason");
   }
@@ -208,9 +216,12 @@ std::string script_safe_json(const json& j) {
   out.reserve(raw.size() + raw.size() / 16);
   for (std::size_t i = 0; i < raw.size(); ++i) {
     const char ch = raw[i];
-    if (ch == '<') out += "\\u003c";
-    else if (ch == '>') out += "\\u003e";
-    else if (ch == '&') out += "\\u0026";
+    if (ch == '<')
+      out += "\\u003c";
+    else if (ch == '>')
+      out += "\\u003e";
+    else if (ch == '&')
+      out += "\\u0026";
     else if (ch == '\xE2' && i + 2 < raw.size() && raw[i + 1] == '\x80' &&
              (raw[i + 2] == '\xA8' || raw[i + 2] == '\xA9')) {
       out += raw[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
@@ -226,12 +237,23 @@ std::string html_escape(std::string_view s) {
   std::string out;
   for (const char ch : s) {
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += (static_cast<unsigned char>(ch) < 0x20) ? ' ' : ch;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += (static_cast<unsigned char>(ch) < 0x20) ? ' ' : ch;
     }
   }
   return out;
@@ -276,14 +298,18 @@ void validate_replay(const json& r, const std::string& source) {
     }
   }
   check_result(ck, ck.field(r, "", "result"), hanpang);
-  if (hanpang) check_hanpang_board(ck, ck.field(r, "", "initial"), "initial");
-  else check_icebreaking_board(ck, ck.field(r, "", "initial"), "initial");
+  if (hanpang)
+    check_hanpang_board(ck, ck.field(r, "", "initial"), "initial");
+  else
+    check_icebreaking_board(ck, ck.field(r, "", "initial"), "initial");
   const json& moves = ck.field(r, "", "moves");
   ck.array(moves, "moves");
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const std::string w = "moves[" + std::to_string(i) + "]";
-    if (hanpang) check_hanpang_move(ck, moves[i], w);
-    else check_icebreaking_move(ck, moves[i], w);
+    if (hanpang)
+      check_hanpang_move(ck, moves[i], w);
+    else
+      check_icebreaking_move(ck, moves[i], w);
   }
   if (const json* log = ck.optional(r, "log")) {
     ck.array(*log, "log");
@@ -341,7 +367,9 @@ std::filesystem::path default_html_path(const std::filesystem::path& replay_file
 
 void write_text_file(const std::filesystem::path& file, const std::string& text) {
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!out) throw ViewError(file.string() + ": cannot write (" + std::strerror(errno) + "); check the directory exists and is writable");
+  if (!out)
+    throw ViewError(file.string() + ": cannot write (" + std::strerror(errno) +
+                    "); check the directory exists and is writable");
   out << text;
   out.flush();
   if (!out) throw ViewError(file.string() + ": write failed (" + std::strerror(errno) + ")");

@@ -9,10 +9,9 @@
 #pragma once
 
 #include <filesystem>
+#include <nlohmann/json_fwd.hpp>
 #include <stdexcept>
 #include <string>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace tactica::report {
 

@@ -1,12 +1,12 @@
 // The SVG plots: reading results, what is drawn, and well-formed, standalone SVG.
+#include "report/plot.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include "report/plot.hpp"
 
 using tactica::report::EloRow;
 using tactica::report::HanpangGame;
@@ -17,7 +17,8 @@ namespace {
 
 std::size_t count(const std::string& hay, const std::string& needle) {
   std::size_t n = 0;
-  for (std::size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1)) ++n;
+  for (std::size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1))
+    ++n;
   return n;
 }
 
@@ -51,14 +52,16 @@ std::string xml_problem(const std::string& s) {
       // Attribute values are quoted and hold no raw '<' or '&' that is not an entity.
       if (count(tag, "\"") % 2) return "unbalanced quotes in <" + name + ">";
       for (std::size_t a = tag.find('&'); a != std::string::npos; a = tag.find('&', a + 1))
-        if (tag.find(';', a) == std::string::npos || tag.find(';', a) - a > 6) return "raw & in <" + name + ">";
+        if (tag.find(';', a) == std::string::npos || tag.find(';', a) - a > 6)
+          return "raw & in <" + name + ">";
       if (!self) open.push_back(name);
     } else {
       if (s[i] == '&') {
         const std::size_t semi = s.find(';', i);
         if (semi == std::string::npos || semi - i > 6) return "raw & in text";
       }
-      if (open.empty() && !std::isspace(static_cast<unsigned char>(s[i]))) return "text outside the root";
+      if (open.empty() && !std::isspace(static_cast<unsigned char>(s[i])))
+        return "text outside the root";
       ++i;
     }
   }
@@ -70,20 +73,26 @@ std::vector<HanpangGame> sample_games() {
   std::vector<HanpangGame> g;
   for (int seed = 1; seed <= 30; ++seed) {
     g.push_back({"beam", 0, seed, 1000 + seed, 200, "MAX_ACTIONS"});
-    g.push_back({"greedy <fast> & co", 1, seed, 500 + seed, 80, seed == 4 ? "TIME_LIMIT" : "OVERFLOW"});
+    g.push_back(
+        {"greedy <fast> & co", 1, seed, 500 + seed, 80, seed == 4 ? "TIME_LIMIT" : "OVERFLOW"});
   }
   return g;
 }
 
 }  // namespace
 
-TEST_CASE("read_hanpang_results: skips other lines, keeps the last of a repeated game, names bad lines") {
+TEST_CASE(
+    "read_hanpang_results: skips other lines, keeps the last of a repeated game, names bad lines") {
   std::istringstream in(
-      "{\"game\":\"hanpang\",\"agent\":\"beam\",\"agent_index\":0,\"seed\":3,\"score\":51234,\"actions\":200,\"verdict\":\"MAX_ACTIONS\",\"time_ms\":4210}\n"
+      "{\"game\":\"hanpang\",\"agent\":\"beam\",\"agent_index\":0,\"seed\":3,\"score\":51234,"
+      "\"actions\":200,\"verdict\":\"MAX_ACTIONS\",\"time_ms\":4210}\n"
       "\n"
-      "{\"game\":\"icebreaking\",\"seed\":3,\"pair\":3,\"first\":\"mcts\",\"second\":\"greedy\",\"totals\":[12,7],\"winner\":\"first\",\"verdict\":\"FINISHED\",\"time_ms\":[3100,40]}\n"
-      "{\"game\":\"hanpang\",\"agent\":\"beam\",\"agent_index\":0,\"seed\":3,\"score\":60000,\"actions\":200,\"verdict\":\"MAX_ACTIONS\"}\n"
-      "{\"game\":\"hanpang\",\"agent\":\"greedy\",\"agent_index\":1,\"seed\":3,\"score\":7,\"actions\":9,\"verdict\":\"INVALID\"}\n");
+      "{\"game\":\"icebreaking\",\"seed\":3,\"pair\":3,\"first\":\"mcts\",\"second\":\"greedy\","
+      "\"totals\":[12,7],\"winner\":\"first\",\"verdict\":\"FINISHED\",\"time_ms\":[3100,40]}\n"
+      "{\"game\":\"hanpang\",\"agent\":\"beam\",\"agent_index\":0,\"seed\":3,\"score\":60000,"
+      "\"actions\":200,\"verdict\":\"MAX_ACTIONS\"}\n"
+      "{\"game\":\"hanpang\",\"agent\":\"greedy\",\"agent_index\":1,\"seed\":3,\"score\":7,"
+      "\"actions\":9,\"verdict\":\"INVALID\"}\n");
   const auto games = tactica::report::read_hanpang_results(in, "r.jsonl");
   REQUIRE(games.size() == 2);
   CHECK(games[0].score == 60000);
@@ -101,7 +110,8 @@ TEST_CASE("read_hanpang_results: skips other lines, keeps the last of a repeated
   };
   CHECK(error("\n\n{oops\n").find("r.jsonl:3: not a JSON object") == 0);
   CHECK(error("[1,2]\n").find("r.jsonl:1: expected a JSON object") == 0);
-  CHECK(error("{\"game\":\"hanpang\",\"agent\":\"x\",\"seed\":1}\n").find("r.jsonl:1: a Hanpang result needs agent, seed and score") == 0);
+  CHECK(error("{\"game\":\"hanpang\",\"agent\":\"x\",\"seed\":1}\n")
+            .find("r.jsonl:1: a Hanpang result needs agent, seed and score") == 0);
 }
 
 TEST_CASE("hanpang_plot_svg: one series per agent, sums in the legend, failures marked") {
@@ -117,7 +127,8 @@ TEST_CASE("hanpang_plot_svg: one series per agent, sums in the legend, failures 
   CHECK(count(svg, "stroke=\"#c00000\"") == 1);
   // sum over seeds 1..30 of 1000 + seed = 30465; of 500 + seed = 15465.
   CHECK(svg.find("sum 30,465 \xC2\xB7 mean 1,016 \xC2\xB7 30 games") != std::string::npos);
-  CHECK(svg.find("sum 15,465 \xC2\xB7 mean 516 \xC2\xB7 30 games \xC2\xB7 1 failed") != std::string::npos);
+  CHECK(svg.find("sum 15,465 \xC2\xB7 mean 516 \xC2\xB7 30 games \xC2\xB7 1 failed") !=
+        std::string::npos);
   CHECK(svg.find("greedy &lt;fast&gt; &amp; co") != std::string::npos);
   CHECK(svg.find("nan") == std::string::npos);
 
@@ -126,7 +137,8 @@ TEST_CASE("hanpang_plot_svg: one series per agent, sums in the legend, failures 
   CHECK(empty.find("No Hanpang results to plot.") != std::string::npos);
 
   // The same label twice (two agents with one config) stays two series.
-  std::vector<HanpangGame> twins = {{"beam", 0, 1, 10, 5, "OVERFLOW"}, {"beam", 1, 1, 20, 5, "OVERFLOW"}};
+  std::vector<HanpangGame> twins = {{"beam", 0, 1, 10, 5, "OVERFLOW"},
+                                    {"beam", 1, 1, 20, 5, "OVERFLOW"}};
   const std::string t = tactica::report::hanpang_plot_svg(twins);
   CHECK(t.find("beam #0") != std::string::npos);
   CHECK(t.find("beam #1") != std::string::npos);

@@ -22,7 +22,8 @@ struct Clock {
   json log = json::array();
   void line(int agent, const char* dir, const std::string& text, double after_ms) {
     t += after_ms;
-    log.push_back({{"t_ms", std::round(t * 100) / 100}, {"agent", agent}, {"dir", dir}, {"line", text}});
+    log.push_back(
+        {{"t_ms", std::round(t * 100) / 100}, {"agent", agent}, {"dir", dir}, {"line", text}});
   }
 };
 
@@ -32,7 +33,8 @@ json hanpang_board(const hanpang::State& s) {
   json rows = json::array();
   for (int h = hanpang::kRows - 1; h >= 0; --h) {
     std::string r;
-    for (int c = 0; c < hanpang::kCols; ++c) r += static_cast<char>('0' + s.colour_at(hanpang::cell(c, h)));
+    for (int c = 0; c < hanpang::kCols; ++c)
+      r += static_cast<char>('0' + s.colour_at(hanpang::cell(c, h)));
     rows.push_back(r);
   }
   return rows;
@@ -47,10 +49,14 @@ json icebreaking_board(const icebreaking::Board& b, const icebreaking::Position&
     for (int c = 0; c < icebreaking::kSize; ++c) {
       const int i = icebreaking::cell(r, c);
       if (c) line += ' ';
-      if (b.holes & bit128(i)) line += '#';
-      else if (p.owned[0] & bit128(i)) line += 'a';
-      else if (p.owned[1] & bit128(i)) line += 'b';
-      else line += std::to_string(b.score[i]);
+      if (b.holes & bit128(i))
+        line += '#';
+      else if (p.owned[0] & bit128(i))
+        line += 'a';
+      else if (p.owned[1] & bit128(i))
+        line += 'b';
+      else
+        line += std::to_string(b.score[i]);
     }
     rows.push_back(line);
   }
@@ -102,7 +108,10 @@ json hanpang_replay(const GenOptions& opt) {
 
     const double elapsed = think_ms(rng);
     bank -= elapsed;
-    clock.line(0, "recv", "PANG " + std::to_string(protocol_row(chosen)) + " " + std::to_string(protocol_col(chosen)), elapsed);
+    clock.line(
+        0, "recv",
+        "PANG " + std::to_string(protocol_row(chosen)) + " " + std::to_string(protocol_col(chosen)),
+        elapsed);
     const int points = s.remove(g);
     moves.push_back({{"n", n},
                      {"row", row.str()},
@@ -116,7 +125,8 @@ json hanpang_replay(const GenOptions& opt) {
                      {"after", hanpang_board(s)}});
     if (s.over()) {
       verdict = s.end == End::max_actions ? "MAX_ACTIONS" : "OVERFLOW";
-      detail = s.end == End::max_actions ? "200 actions played" : "a column is full: the next row would push a tile out";
+      detail = s.end == End::max_actions ? "200 actions played"
+                                         : "a column is full: the next row would push a tile out";
       break;
     }
     row = rows.next();
@@ -125,8 +135,10 @@ json hanpang_replay(const GenOptions& opt) {
   return {{"format", "tactica-replay/1"},
           {"game", "hanpang"},
           {"seed", opt.seed},
-          {"agents", json::array({{{"label", "test-mix"}, {"command", "viewer_fixture (made-up agent)"}}})},
-          {"result", {{"score", s.score}, {"actions", s.actions}, {"verdict", verdict}, {"detail", detail}}},
+          {"agents",
+           json::array({{{"label", "test-mix"}, {"command", "viewer_fixture (made-up agent)"}}})},
+          {"result",
+           {{"score", s.score}, {"actions", s.actions}, {"verdict", verdict}, {"detail", detail}}},
           {"initial", initial},
           {"moves", moves},
           {"log", clock.log}};
@@ -156,7 +168,10 @@ json icebreaking_replay(const GenOptions& opt) {
   json result;
   for (int n = 1; !p.over(); ++n) {
     const int me = p.to_move;
-    clock.line(me, "send", "TURN " + std::to_string(static_cast<int>(bank[me])) + " " + std::to_string(static_cast<int>(bank[1 - me])), 0.05);
+    clock.line(me, "send",
+               "TURN " + std::to_string(static_cast<int>(bank[me])) + " " +
+                   std::to_string(static_cast<int>(bank[1 - me])),
+               0.05);
     if (opt.max_moves >= 0 && n > opt.max_moves) {
       clock.line(me, "recv", "MOVE 0 0", bank[me] + 3);
       const std::string loser = me ? "second" : "first";
@@ -180,7 +195,9 @@ json icebreaking_replay(const GenOptions& opt) {
     const double elapsed = think_ms(rng);
     bank[me] -= elapsed;
     cpu[me] += elapsed * 0.9;
-    clock.line(me, "recv", "MOVE " + std::to_string(row_of(chosen)) + " " + std::to_string(col_of(chosen)), elapsed);
+    clock.line(me, "recv",
+               "MOVE " + std::to_string(row_of(chosen)) + " " + std::to_string(col_of(chosen)),
+               elapsed);
     const MoveResult res = p.play(board, chosen);
     json captured = json::array();
     for (const int c : bits{res.captured}) captured.push_back({row_of(c), col_of(c)});
@@ -195,11 +212,16 @@ json icebreaking_replay(const GenOptions& opt) {
                      {"cpu_ms", {static_cast<int>(cpu[0]), static_cast<int>(cpu[1])}},
                      {"after", icebreaking_board(board, p)}});
     if (!p.over())
-      clock.line(1 - me, "send", "OPP " + std::to_string(row_of(chosen)) + " " + std::to_string(col_of(chosen)) + " " + std::to_string(static_cast<int>(elapsed)), 0.05);
+      clock.line(1 - me, "send",
+                 "OPP " + std::to_string(row_of(chosen)) + " " + std::to_string(col_of(chosen)) +
+                     " " + std::to_string(static_cast<int>(elapsed)),
+                 0.05);
   }
   if (result.is_null()) {
     const int lead = p.leader();
-    result = {{"winner", lead > 0 ? "first" : lead < 0 ? "second" : "draw"},
+    result = {{"winner", lead > 0   ? "first"
+                         : lead < 0 ? "second"
+                                    : "draw"},
               {"totals", {p.total[0], p.total[1]}},
               {"verdict", "FINISHED"},
               {"loser_reason", nullptr},

@@ -1,11 +1,12 @@
 // --plot of bench and tourney: records grouped into the plots' rows as the statistics expect.
+#include "report/run_plots.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "report/run_plots.hpp"
 #include "runner/runner.hpp"
 
 using tactica::harness::BenchRecord;
@@ -14,8 +15,8 @@ using tactica::harness::TourneyRecord;
 namespace {
 
 // One game of `pair` on `seed`: `first` vs `second`, won by "first", "second" or "draw".
-TourneyRecord game(std::uint64_t seed, long pair, const std::string& first, const std::string& second,
-                   const std::string& winner) {
+TourneyRecord game(std::uint64_t seed, long pair, const std::string& first,
+                   const std::string& second, const std::string& winner) {
   TourneyRecord r;
   r.seed = seed;
   r.pair = pair;
@@ -31,9 +32,9 @@ TourneyRecord game(std::uint64_t seed, long pair, const std::string& first, cons
 TEST_CASE("two agents: one row, the first's Elo from its game pairs; the SPRT after each pair") {
   // Pairs (sides swapped): A wins both; A wins one and loses one; two draws; A loses both.
   const std::vector<TourneyRecord> records = {
-      game(1, 1, "A", "B", "first"),  game(1, 1, "B", "A", "second"), game(2, 2, "A", "B", "first"),
-      game(2, 2, "B", "A", "first"),  game(3, 3, "A", "B", "draw"),   game(4, 4, "B", "A", "first"),
-      game(3, 3, "B", "A", "draw"),   game(4, 4, "A", "B", "second"), game(9, 9, "A", "C", "first")};
+      game(1, 1, "A", "B", "first"), game(1, 1, "B", "A", "second"), game(2, 2, "A", "B", "first"),
+      game(2, 2, "B", "A", "first"), game(3, 3, "A", "B", "draw"),   game(4, 4, "B", "A", "first"),
+      game(3, 3, "B", "A", "draw"),  game(4, 4, "A", "B", "second"), game(9, 9, "A", "C", "first")};
   tactica::stats::Pentanomial p;
   p.add(1, 1);
   p.add(1, 0);
@@ -106,11 +107,13 @@ TEST_CASE("write_bench_plot / write_tourney_plot write SVG files and name a bad 
   text << in.rdbuf();
   CHECK(text.str().find("sum 400 \xC2\xB7 mean 200 \xC2\xB7 2 games") != std::string::npos);
 
-  const std::vector<TourneyRecord> t = {game(1, 1, "A", "B", "first"), game(1, 1, "B", "A", "draw")};
-  tactica::report::write_tourney_plot((dir / "t.svg").string(), t, {"A", "B"}, tactica::stats::SprtSpec{});
+  const std::vector<TourneyRecord> t = {game(1, 1, "A", "B", "first"),
+                                        game(1, 1, "B", "A", "draw")};
+  tactica::report::write_tourney_plot((dir / "t.svg").string(), t, {"A", "B"},
+                                      tactica::stats::SprtSpec{});
   CHECK(std::filesystem::file_size(dir / "t.svg") > 1000);
-  CHECK_THROWS_WITH_AS(
-      tactica::report::write_tourney_plot((dir / "no" / "t.svg").string(), t, {"A", "B"}, std::nullopt),
-      doctest::Contains("--plot: "), tactica::harness::RunError);
+  CHECK_THROWS_WITH_AS(tactica::report::write_tourney_plot((dir / "no" / "t.svg").string(), t,
+                                                           {"A", "B"}, std::nullopt),
+                       doctest::Contains("--plot: "), tactica::harness::RunError);
   std::filesystem::remove_all(dir);
 }

@@ -1,14 +1,14 @@
 // The replay page: validation messages, safe embedding, self-containment.
+#include "report/view.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "replay_gen.hpp"
-#include "report/view.hpp"
 
 using nlohmann::json;
 using tactica::report::ViewError;
@@ -16,7 +16,9 @@ using tactica::report::ViewError;
 namespace {
 
 json hanpang(std::uint64_t seed = 3) { return tactica::testing::hanpang_replay({seed, -1, 0.7}); }
-json icebreaking(std::uint64_t seed = 3) { return tactica::testing::icebreaking_replay({seed, -1, 0.5}); }
+json icebreaking(std::uint64_t seed = 3) {
+  return tactica::testing::icebreaking_replay({seed, -1, 0.5});
+}
 
 // The message validate_replay gives, or "" if it accepts the replay.
 std::string problem(const json& r) {
@@ -30,7 +32,8 @@ std::string problem(const json& r) {
 
 std::size_t count(const std::string& hay, const std::string& needle) {
   std::size_t n = 0;
-  for (std::size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1)) ++n;
+  for (std::size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1))
+    ++n;
   return n;
 }
 
@@ -85,7 +88,8 @@ TEST_CASE("validation names the bad field and says what was expected") {
 
   r = hanpang();
   r["game"] = "chess";
-  CHECK(problem(r).find("game: got \"chess\", expected one of hanpang, icebreaking") != std::string::npos);
+  CHECK(problem(r).find("game: got \"chess\", expected one of hanpang, icebreaking") !=
+        std::string::npos);
 
   r = hanpang();
   r["initial"].erase(r["initial"].begin());
@@ -148,8 +152,8 @@ TEST_CASE("the page embeds the replay safely and loads nothing from elsewhere") 
   CHECK(embedded(page) == r);
 
   // The title is escaped.
-  CHECK(page.find("<title>Icebreaking seed 5 \xE2\x80\x94 &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; vs mix-b") !=
-        std::string::npos);
+  CHECK(page.find("<title>Icebreaking seed 5 \xE2\x80\x94 &lt;b&gt;bold&lt;/b&gt; &amp; "
+                  "&quot;quoted&quot; vs mix-b") != std::string::npos);
 
   // No external resources: no URLs, no src/href attributes, and a policy that forbids loads.
   CHECK(page.find("http://") == std::string::npos);
@@ -164,7 +168,8 @@ TEST_CASE("the page embeds the replay safely and loads nothing from elsewhere") 
 
 TEST_CASE("a replay holding invalid UTF-8 still becomes a page") {
   json r = hanpang();
-  r["log"].push_back({{"t_ms", 1.0}, {"agent", 0}, {"dir", "recv"}, {"line", std::string("PANG \xFF\xFE")}});
+  r["log"].push_back(
+      {{"t_ms", 1.0}, {"agent", 0}, {"dir", "recv"}, {"line", std::string("PANG \xFF\xFE")}});
   const std::string page = tactica::report::replay_html(r);
   CHECK(embedded(page)["log"].back()["line"] == "PANG \xEF\xBF\xBD\xEF\xBF\xBD");
 }
@@ -188,13 +193,17 @@ TEST_CASE("write_replay_html: default name, errors for missing files, bad JSON, 
     }
     return std::string();
   };
-  CHECK(message([&] { tactica::report::write_replay_html(dir.path / "none.json"); })
-            .find("none.json: cannot open the replay") != std::string::npos);
+  CHECK(message([&] {
+          tactica::report::write_replay_html(dir.path / "none.json");
+        }).find("none.json: cannot open the replay") != std::string::npos);
   std::ofstream(dir.path / "bad.json") << "{\"format\": ";
-  CHECK(message([&] { tactica::report::write_replay_html(dir.path / "bad.json"); })
-            .find("bad.json: not valid JSON") != std::string::npos);
-  CHECK(message([&] { tactica::report::write_replay_html(replay, replay); })
-            .find("would overwrite the replay itself") != std::string::npos);
-  CHECK(message([&] { tactica::report::write_replay_html(replay, dir.path / "no" / "such" / "dir.html"); })
-            .find("cannot write") != std::string::npos);
+  CHECK(message([&] {
+          tactica::report::write_replay_html(dir.path / "bad.json");
+        }).find("bad.json: not valid JSON") != std::string::npos);
+  CHECK(message([&] {
+          tactica::report::write_replay_html(replay, replay);
+        }).find("would overwrite the replay itself") != std::string::npos);
+  CHECK(message([&] {
+          tactica::report::write_replay_html(replay, dir.path / "no" / "such" / "dir.html");
+        }).find("cannot write") != std::string::npos);
 }

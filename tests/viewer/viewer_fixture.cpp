@@ -41,9 +41,12 @@ int main(int argc, char** argv) {
       opt.seed = number(a[2]);
       if (a.size() >= 5) opt.max_moves = static_cast<int>(number(a[4]));
       nlohmann::json r;
-      if (a[1] == "hanpang") r = testing::hanpang_replay(opt);
-      else if (a[1] == "icebreaking") r = testing::icebreaking_replay(opt);
-      else return usage();
+      if (a[1] == "hanpang")
+        r = testing::hanpang_replay(opt);
+      else if (a[1] == "icebreaking")
+        r = testing::icebreaking_replay(opt);
+      else
+        return usage();
       report::write_text_file(a[3], r.dump(1) + "\n");
       return 0;
     }
@@ -83,8 +86,10 @@ int main(int argc, char** argv) {
     }
     if (a.size() == 2 && a[0] == "plot-icebreaking") {
       const std::vector<report::EloRow> table = {
-          {"expectimax", 112.4, 61.0, 170.3, 240},  {"mcts", 80.1, 30.2, 131.9, 240},
-          {"beam", 0.0, -45.5, 45.5, 240},          {"greedy", -192.5, -260.2, -131.0, 240},
+          {"expectimax", 112.4, 61.0, 170.3, 240},
+          {"mcts", 80.1, 30.2, 131.9, 240},
+          {"beam", 0.0, -45.5, 45.5, 240},
+          {"greedy", -192.5, -260.2, -131.0, 240},
           {"random <seeded>", -INFINITY, -INFINITY, -420.0, 240}};
       report::SprtTrace sprt;
       sprt.elo0 = 0, sprt.elo1 = 10, sprt.alpha = 0.05, sprt.beta = 0.05;
@@ -96,7 +101,8 @@ int main(int argc, char** argv) {
         sprt.points.push_back({static_cast<double>(games), llr});
       }
       sprt.result = llr >= sprt.upper ? "H1 accepted" : "running";
-      report::write_text_file(a[1], report::icebreaking_plot_svg(table, &sprt, "Icebreaking \xE2\x80\x94 test tournament"));
+      report::write_text_file(a[1], report::icebreaking_plot_svg(
+                                        table, &sprt, "Icebreaking \xE2\x80\x94 test tournament"));
       return 0;
     }
   } catch (const std::exception& e) {
