@@ -21,7 +21,7 @@
 namespace tactica::plugins::mcts {
 
 struct HanConfig {
-  double c_uct = 0.5;          // exploration, in units of the spread of a node's one-ply values
+  double c_uct = 1.0;          // exploration, in units of the spread of a node's one-ply values
   double prior_visits = 2.0;   // virtual visits of a new edge at its one-ply value
   int chance_width = 4;        // sampled rows kept below each edge
   int horizon = 3;             // moves (root move included) made before the leaf evaluation
@@ -31,7 +31,7 @@ struct HanConfig {
   // held masses above cashing them (measured best for this search, docs/STRATEGIES.md).
   common::HanpangWeights weights = [] {
     common::HanpangWeights w;
-    w.group_sq = 1.5;
+    w.group_sq = 2.0;
     return w;
   }();
 };

@@ -20,7 +20,7 @@
 namespace tactica::plugins::mcts {
 
 struct IceConfig {
-  double c_uct = 0.6;          // UCT exploration constant (rewards in [0, 1])
+  double c_uct = 0.3;          // UCT exploration constant (rewards in [0, 1])
   double prior_w = 0.3;        // progressive-bias weight of a move's immediate gain
   int net_prior_depth = 2;     // nodes this shallow: prior = gain minus the best reply's gain
   double fpu = 0.6;            // value assumed for an unvisited child
@@ -30,7 +30,7 @@ struct IceConfig {
   double tempo = 0.5;          // evaluation: share of the side to move's best gain counted
   double eval_scale = 3.0;     // evaluation: margin scale of the reward's tanh
   double margin_w = 0.1;       // share of the reward given by the final score margin
-  int solve_cells = 9;         // exact alpha-beta solve of leaves with at most this many ice cells
+  int solve_cells = 0;         // exact alpha-beta solve of leaves with at most this many ice cells
   int solve_nodes = 5000;      // node limit of one exact solve (deterministic)
   int pool_nodes = 1 << 21;    // nodes per pool buffer (two buffers when reusing)
   bool reuse = true;           // keep the tree between turns

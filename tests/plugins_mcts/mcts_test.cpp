@@ -161,7 +161,7 @@ TEST_CASE("mcts hanpang: returns within the deadline") {
   const int c = st->choose(s, l, best);
   const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   CHECK(s.colour_at(c) != 0);
-  CHECK(ms < 60);  // soft 10 ms; generous slack for a loaded machine
+  CHECK(ms < 300);  // soft 10 ms: the bound only catches a search that ignores its deadline
   CHECK(st->stats().nodes > 0);
 }
 
@@ -226,7 +226,7 @@ TEST_CASE("mcts icebreaking: returns within the deadline") {
   const int c = st->choose(b, p, l, best);
   const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   CHECK(p.legal(c));
-  CHECK(ms < 80);
+  CHECK(ms < 300);  // soft 20 ms: the bound only catches a search that ignores its deadline
   CHECK(st->stats().nodes > 0);
 }
 
