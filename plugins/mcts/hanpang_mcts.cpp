@@ -11,7 +11,7 @@ using namespace hanpang;
 HanpangMcts::HanpangMcts(const HanConfig& cfg)
     : cfg_(cfg),
       nodes_(static_cast<std::size_t>(std::max(1000, cfg.pool_nodes))),
-      edges_(nodes_.size() * 48),
+      edges_(nodes_.size() * 32),
       outs_(nodes_.size()) {}
 
 void HanpangMcts::new_game(std::uint64_t seed) { seed_ = seed; }
@@ -120,7 +120,9 @@ int HanpangMcts::choose(const State& root, const SearchLimits& limits, BestMove&
   std::uint64_t it = 0;
   for (;; ++it) {
     if (budget && it >= budget) break;
-    if ((it & 15) == 0 && it) {
+    // An iteration costs tens of microseconds (one-ply moves to the horizon): check the clock
+    // every time, so a slow or loaded machine never overruns the per-move budget by much.
+    if (it) {
       if (!budget && limits.deadline.soft_expired()) break;
       if ((it & 255) == 0) best.publish(edges_[best_edge()].rep);
     }

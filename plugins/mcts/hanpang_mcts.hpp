@@ -26,7 +26,7 @@ struct HanConfig {
   int chance_width = 4;        // sampled rows kept below each edge
   int horizon = 3;             // moves (root move included) made before the leaf evaluation
   double death = 400.0;        // points lost per action left when the board overflows
-  int pool_nodes = 100000;     // decision nodes per search (edges: 48 per node on average)
+  int pool_nodes = 30000;      // decision nodes per search (room for 32 edges per node)
   // The shared evaluation with a larger group weight: a leaf a few rows ahead must still value
   // held masses above cashing them (measured best for this search, docs/STRATEGIES.md).
   common::HanpangWeights weights = [] {

@@ -359,7 +359,7 @@ int IcebreakingMcts::choose(const Board& board, const Position& pos, const Searc
   for (;; ++it) {
     if (proven(pool_[root_])) break;
     if (budget && it >= budget) break;
-    if ((it & 15) == 0 && it) {
+    if (it) {  // the clock costs far less than an iteration (and an exact solve can be long)
       if (!budget && limits.deadline.soft_expired()) break;
       if ((it & 1023) == 0) {
         const auto b = best_child();
