@@ -1,4 +1,4 @@
-// Greedy Hanpang: the largest safe group now.
+// GreedyHanpang Hanpang: the largest safe group now.
 #include <climits>
 
 #include "greedy/greedy.hpp"
@@ -19,9 +19,9 @@ std::pair<int, int> shape(const hanpang::State& s) {
   return {mx, sq};
 }
 
-class Greedy final : public HanpangStrategy {
+class GreedyHanpang final : public HanpangStrategy {
  public:
-  explicit Greedy(const Params& p) : flat_ties_(p.boolean("flat_ties")) {}
+  explicit GreedyHanpang(const Params& p) : flat_ties_(p.boolean("flat_ties")) {}
   int choose(const hanpang::State& s, const SearchLimits&, BestMove& best) override {
     const int c = hanpang_move(s, flat_ties_);
     best.publish(c);
@@ -68,7 +68,7 @@ int hanpang_move(const hanpang::State& s, bool flat_ties) {
 }
 
 std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
-  return std::make_unique<Greedy>(p);
+  return std::make_unique<GreedyHanpang>(p);
 }
 
 }  // namespace tactica::plugins::greedy

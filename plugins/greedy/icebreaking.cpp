@@ -1,4 +1,4 @@
-// Greedy Icebreaking: the largest immediate gain, chain captures included.
+// GreedyIcebreaking Icebreaking: the largest immediate gain, chain captures included.
 #include <climits>
 
 #include "greedy/greedy.hpp"
@@ -8,9 +8,9 @@ namespace tactica::plugins::greedy {
 
 namespace {
 
-class Greedy final : public IcebreakingStrategy {
+class GreedyIcebreaking final : public IcebreakingStrategy {
  public:
-  explicit Greedy(const Params& p) : reply_ties_(p.boolean("reply_ties")) {}
+  explicit GreedyIcebreaking(const Params& p) : reply_ties_(p.boolean("reply_ties")) {}
   int choose(const icebreaking::Board& b, const icebreaking::Position& pos, const SearchLimits&,
              BestMove& best) override {
     const int c = icebreaking_move(b, pos, reply_ties_);
@@ -55,7 +55,7 @@ int icebreaking_move(const icebreaking::Board& b, const icebreaking::Position& p
 }
 
 std::unique_ptr<IcebreakingStrategy> make_icebreaking(const Params& p) {
-  return std::make_unique<Greedy>(p);
+  return std::make_unique<GreedyIcebreaking>(p);
 }
 
 }  // namespace tactica::plugins::greedy
