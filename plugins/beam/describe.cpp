@@ -21,7 +21,7 @@ PluginInfo describe() {
        "most sampled futures per move (fewer when time runs out)"},
       {"min_samples", ParamType::integer, 2, 1, 100,
        "the width is cut so that about this many sampled futures fit the time or budget"},
-      {"phantom", ParamType::boolean, 0, 0, 1,
+      {"phantom", ParamType::boolean, 1, 0, 1,
        "one search with phantom rows (never joining a group) instead of sampled rows"},
       {"w_group_sq", ParamType::real, w.group_sq, -10, 10, "eval: per k^2 of each group, k >= 2"},
       {"w_group_lin", ParamType::real, w.group_lin, -100, 100, "eval: per tile in groups, k >= 2"},
@@ -48,8 +48,10 @@ PluginInfo describe() {
       {"width", ParamType::integer, 64, 1, 20000, "first beam width (doubled while time allows)"},
       {"max_width", ParamType::integer, 4096, 1, 20000, "widest beam"},
       {"depth", ParamType::integer, 40, 1, 40, "our moves searched ahead"},
-      {"residual", ParamType::boolean, 1, 0, 1,
-       "value leaves by the score difference plus the alternating sum of the ice left"}};
+      {"residual", ParamType::boolean, 0, 0, 1,
+       "value leaves by the score difference plus the alternating sum of the ice left"},
+      {"reply_ties", ParamType::boolean, 1, 0, 1,
+       "predicted replies break equal gains towards our smallest next gain (as greedy does)"}};
   return info;
 }
 

@@ -28,7 +28,7 @@ struct Config {
   int depth = 6;         // our moves ahead
   int max_samples = 32;  // sampled futures per move at most
   int min_samples = 2;   // the width is cut so that about this many samples fit the budget
-  bool phantom = false;  // one search with phantom rows (unknown colours) instead of samples
+  bool phantom = true;   // one search with phantom rows (unknown colours) instead of samples
   HanpangWeights w;
 };
 

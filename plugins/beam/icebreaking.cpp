@@ -27,7 +27,8 @@ struct Config {
   int width = 64;
   int max_width = 4096;
   int depth = 40;
-  bool residual = true;  // leaves valued with the alternating sum of the ice left
+  bool residual = false;  // leaves valued with the alternating sum of the ice left
+  bool reply_ties = true;  // the predicted reply breaks ties as the greedy plugin does
 };
 
 struct Node {
@@ -154,7 +155,7 @@ class BeamIcebreaking final : public IcebreakingStrategy {
           const int c = pop_lowest(s);
           Position q = par.pos;
           fast_play(b, q, c);
-          if (!q.over()) fast_play(b, q, greedy_reply(b, q));
+          if (!q.over()) fast_play(b, q, greedy_reply(b, q, cfg_.reply_ties));
           kids_[m++] = Child{i, static_cast<std::int16_t>(c), static_cast<std::int16_t>(value_of(b, q))};
           ++nodes_;
           if (must_stop()) return false;
@@ -175,7 +176,7 @@ class BeamIcebreaking final : public IcebreakingStrategy {
         nd = par;
         if (k.move >= 0) {
           fast_play(b, nd.pos, k.move);
-          if (!nd.pos.over()) fast_play(b, nd.pos, greedy_reply(b, nd.pos));
+          if (!nd.pos.over()) fast_play(b, nd.pos, greedy_reply(b, nd.pos, cfg_.reply_ties));
           nd.value = k.value;
           if (first) nd.root = k.move;
         }
@@ -215,6 +216,7 @@ std::unique_ptr<IcebreakingStrategy> make_icebreaking(const Params& p) {
   c.max_width = std::max(c.width, static_cast<int>(p.integer("max_width")));
   c.depth = static_cast<int>(p.integer("depth"));
   c.residual = p.boolean("residual");
+  c.reply_ties = p.boolean("reply_ties");
   return std::make_unique<BeamIcebreaking>(c);
 }
 
