@@ -46,8 +46,8 @@ BENCHMARK(BM_BeamHanpangChoose)->Args({9, 1})->Args({13, 1})->Args({13, 0})->Uni
 
 void BM_HanpangEval(benchmark::State& state) {
   const auto s = hanpang_board(static_cast<int>(state.range(0)), 7);
-  plugins::common::HanpangWeights w;
-  w.bridge_sq = state.range(1) ? w.bridge_sq : 0.0;
+  auto w = plugins::common::beam_weights();
+  if (!state.range(1)) w.bridge_sq = 0.0;
   const plugins::common::HanpangEval ev(w);
   for (auto _ : state) benchmark::DoNotOptimize(ev(s));
   state.SetItemsProcessed(state.iterations());

@@ -6,7 +6,7 @@
 namespace tactica::plugins::beam {
 
 PluginInfo describe() {
-  const common::HanpangWeights w;
+  const common::HanpangWeights w = common::beam_weights();
   PluginInfo info;
   info.name = "beam";
   info.version = "1.0.0";

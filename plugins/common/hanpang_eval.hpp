@@ -24,26 +24,41 @@
 
 namespace tactica::plugins::common {
 
-// Weights of the board evaluation. Defaults are the best values measured with the beam plugin
-// (docs/STRATEGIES.md); every field is a weight in points (k^2 units) per unit of its feature.
+// Weights of the board evaluation; every field is a weight in points (k^2 units) per unit of its
+// feature. The defaults are the first version's (other plugins tuned against them); the beam
+// plugin's best values are beam_weights() below (see docs/STRATEGIES.md, "beam").
 struct HanpangWeights {
-  double group_sq = 1.2;        // per k^2 of every group with k >= 2
+  double group_sq = 0.6;        // per k^2 of every group with k >= 2
   double group_lin = 0.0;       // per tile in groups with k >= 2
-  double singleton = -4.0;      // per isolated tile
-  double group = -4.0;          // per group (any size)
+  double singleton = -1.5;      // per isolated tile
+  double group = -1.0;          // per group (any size)
   double vgap = 2.0;            // same colour at heights h and h+2, another colour at h+1
   double hgap = 1.0;            // same colour in columns c and c+2 at one height, other between
-  double tile = 3.0;            // per tile on the board
+  double tile = -0.5;           // per tile on the board
   double danger = -40.0;        // per (height - danger_from)^2, summed over columns
-  int danger_from = 11;         // column height where danger starts
+  int danger_from = 10;         // column height where danger starts
   double overflow = -1.0e6;     // a board that ended by overflow (dead before action 200)
   int endgame = 12;             // with r <= endgame actions left, only the r largest groups count
   double group_pow = 2.0;       // the group potential is group_sq * k^group_pow (2: k^2)
   double max_sq = 0.0;          // extra per k^2 of the largest group (one giant mass, not many)
   double colour_sq = 0.0;       // per n^2 of each colour's tile count (one dominant colour)
-  double bridge_sq = 0.5;       // per m^2 of each colour's "bridged" mass: its tiles joined
+  double bridge_sq = 0.0;       // per m^2 of each colour's "bridged" mass: its tiles joined
                                 // through single other-coloured tiles between two of them
 };
+
+// The best weights measured with the beam plugin's phantom-row search (docs/STRATEGIES.md): hold
+// groups (k^2 above its cash value), reward tiles while safe, punish fragments.
+inline HanpangWeights beam_weights() {
+  HanpangWeights w;
+  w.group_sq = 1.2;
+  w.singleton = -4.0;
+  w.group = -4.0;
+  w.tile = 3.0;
+  w.danger = -40.0;
+  w.danger_from = 11;
+  w.bridge_sq = 0.5;
+  return w;
+}
 
 // Features of one board, computed in one pass over its groups.
 struct HanpangFeatures {

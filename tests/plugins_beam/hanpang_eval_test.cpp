@@ -59,7 +59,7 @@ TEST_CASE("hanpang_eval: heights with phantom rows count the gaps") {
 }
 
 TEST_CASE("hanpang_eval: ordering of values") {
-  const common::HanpangWeights w;
+ for (const auto& w : {common::HanpangWeights{}, common::beam_weights()}) {
   const common::HanpangEval ev(w);
   // A merged group is worth more than the same tiles split (k^2 is convex).
   const State merged = board(
@@ -85,6 +85,7 @@ TEST_CASE("hanpang_eval: ordering of values") {
   const auto ft = common::features(tall, w.danger_from);
   CHECK(ft.max_height == 13);
   CHECK(ft.danger > 0);
+ }
 }
 
 TEST_CASE("hanpang_eval: playout policies return tiles and avoid overflow") {
