@@ -1,0 +1,517 @@
+// process.cpp — see process.hpp. Linux only: /proc, prctl(PR_SET_CHILD_SUBREAPER), pipe2.
+#include "process/process.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace tactica::harness {
+namespace {
+
+long g_clock_ticks = 100;
+
+double timeval_ms(const timeval& tv) { return tv.tv_sec * 1000.0 + tv.tv_usec / 1000.0; }
+double rusage_ms(const rusage& ru) { return timeval_ms(ru.ru_utime) + timeval_ms(ru.ru_stime); }
+
+ExitStatus decode_status(int st) {
+  ExitStatus s;
+  if (WIFEXITED(st)) {
+    s.exited = true;
+    s.code = WEXITSTATUS(st);
+  } else if (WIFSIGNALED(st)) {
+    s.signal = WTERMSIG(st);
+  }
+  return s;
+}
+
+// Reads a small /proc file whole; false if it does not exist (the process is gone).
+bool read_small_file(const std::string& path, std::string& out) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  out.clear();
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) {
+      out.append(buf, static_cast<std::size_t>(n));
+      if (out.size() > (1u << 20)) break;
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    break;
+  }
+  ::close(fd);
+  return true;
+}
+
+struct Stat {
+  pid_t ppid = 0, pgrp = 0;
+  char state = '?';
+  double own_ms = 0, children_ms = 0;
+  unsigned long long start = 0;
+};
+
+// Parses /proc/<pid>/stat. The command name may hold spaces and ')', so fields are read after
+// the last ')'.
+bool read_stat(pid_t pid, Stat& s) {
+  std::string text;
+  if (!read_small_file("/proc/" + std::to_string(pid) + "/stat", text)) return false;
+  const auto close = text.rfind(')');
+  if (close == std::string::npos || close + 2 >= text.size()) return false;
+  const char* p = text.c_str() + close + 2;
+  s.state = *p++;
+  // Fields 4.. (1-based as in proc(5)): ppid pgrp session tty_nr tpgid flags minflt cminflt
+  // majflt cmajflt utime stime cutime cstime priority nice num_threads itrealvalue starttime.
+  unsigned long long f[19] = {};
+  for (int i = 0; i < 19; ++i) {
+    char* end = nullptr;
+    f[i] = std::strtoull(p, &end, 10);
+    if (end == p) return false;
+    p = end;
+  }
+  s.ppid = static_cast<pid_t>(f[0]);
+  s.pgrp = static_cast<pid_t>(f[1]);
+  const double tick_ms = 1000.0 / static_cast<double>(g_clock_ticks);
+  s.own_ms = static_cast<double>(f[10] + f[11]) * tick_ms;
+  s.children_ms = static_cast<double>(f[12] + f[13]) * tick_ms;
+  s.start = f[18];
+  return true;
+}
+
+// The children of every thread of `pid` (from /proc/<pid>/task/<tid>/children).
+void children_of(pid_t pid, std::vector<pid_t>& out) {
+  const std::string task_dir = "/proc/" + std::to_string(pid) + "/task";
+  DIR* dir = ::opendir(task_dir.c_str());
+  if (!dir) return;
+  std::string text;
+  while (const dirent* e = ::readdir(dir)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    if (!read_small_file(task_dir + "/" + e->d_name + "/children", text)) continue;
+    const char* p = text.c_str();
+    for (;;) {
+      char* end = nullptr;
+      const long v = std::strtol(p, &end, 10);
+      if (end == p) break;
+      out.push_back(static_cast<pid_t>(v));
+      p = end;
+    }
+  }
+  ::closedir(dir);
+}
+
+std::vector<pid_t> harness_children() {
+  std::vector<pid_t> out;
+  children_of(::getpid(), out);
+  return out;
+}
+
+bool same_process(pid_t pid, unsigned long long start) {
+  Stat s;
+  return read_stat(pid, s) && s.start == start;
+}
+
+// Resolves argv[0] like execvp would, but in the parent, so the child only calls execv.
+std::string resolve_program(const std::string& name) {
+  if (name.empty()) throw SpawnError("empty command");
+  if (name.find('/') != std::string::npos) {
+    struct stat st {};
+    if (::stat(name.c_str(), &st) != 0)
+      throw SpawnError("cannot run '" + name + "': " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode))
+      throw SpawnError("cannot run '" + name + "': not a regular file");
+    if (::access(name.c_str(), X_OK) != 0)
+      throw SpawnError("cannot run '" + name + "': not executable (chmod +x " + name + ")");
+    return name;
+  }
+  const char* path_env = std::getenv("PATH");
+  std::string path = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin";
+  std::size_t pos = 0;
+  while (pos <= path.size()) {
+    const auto colon = path.find(':', pos);
+    std::string dir = path.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
+    if (dir.empty()) dir = ".";
+    const std::string candidate = dir + "/" + name;
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0)
+      return candidate;
+    if (colon == std::string::npos) break;
+    pos = colon + 1;
+  }
+  throw SpawnError("cannot run '" + name + "': command not found in PATH");
+}
+
+void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+}  // namespace
+
+std::string ExitStatus::describe() const {
+  if (exited) return "exit status " + std::to_string(code);
+  if (signal) {
+    const char* name = ::strsignal(signal);
+    return "killed by signal " + std::to_string(signal) + (name ? std::string(" (") + name + ")" : "");
+  }
+  return "unknown status";
+}
+
+void init_process_control() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    ::signal(SIGPIPE, SIG_IGN);
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    for (int fd = 0; fd <= 2; ++fd)
+      if (::fcntl(fd, F_GETFD) == -1) ::open("/dev/null", O_RDWR);  // takes the lowest free fd
+    const long t = ::sysconf(_SC_CLK_TCK);
+    if (t > 0) g_clock_ticks = t;
+  });
+}
+
+void reap_all_children() {
+  for (int round = 0; round < 1000; ++round) {
+    const auto kids = harness_children();
+    if (kids.empty()) return;
+    for (pid_t c : kids) {
+      ::kill(c, SIGKILL);
+      int st;
+      while (::waitpid(c, &st, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+}
+
+std::unique_ptr<Process> Process::spawn(const std::vector<std::string>& argv,
+                                        const ProcessLimits& limits) {
+  init_process_control();
+  if (argv.empty()) throw SpawnError("empty command");
+  const std::string program = resolve_program(argv[0]);
+
+  // Everything the child needs is prepared here: between fork and exec it may only make
+  // async-signal-safe calls (no allocation: another thread may hold the allocator's lock).
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+
+  int in[2], out[2], err[2], exec_err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0) throw SpawnError(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    ::close(in[0]), ::close(in[1]);
+    throw SpawnError(std::string("pipe: ") + std::strerror(errno));
+  }
+  if (::pipe2(err, O_CLOEXEC) != 0 || ::pipe2(exec_err, O_CLOEXEC) != 0) {
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
+    throw SpawnError(std::string("pipe: ") + std::strerror(errno));
+  }
+  const rlimit no_core{0, 0};
+  const rlimit data{static_cast<rlim_t>(limits.memory_bytes), static_cast<rlim_t>(limits.memory_bytes)};
+
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], exec_err[0], exec_err[1]})
+      ::close(fd);
+    throw SpawnError(std::string("fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    sigset_t none;
+    ::sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    for (int sig = 1; sig < NSIG; ++sig)
+      if (sig != SIGKILL && sig != SIGSTOP) ::signal(sig, SIG_DFL);
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    if (limits.memory_bytes) ::setrlimit(RLIMIT_DATA, &data);
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    ::dup2(err[1], 2);
+    ::execv(program.c_str(), args.data());
+    const int e = errno;
+    [[maybe_unused]] auto w = ::write(exec_err[1], &e, sizeof e);
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // also here, so the group exists before we ever signal it
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  ::close(exec_err[1]);
+
+  std::unique_ptr<Process> p(new Process());
+  p->pid_ = pid;
+  p->in_ = in[1];
+  p->out_ = out[0];
+  p->err_ = err[0];
+  p->limits_ = limits;
+  set_nonblocking(p->in_);
+  set_nonblocking(p->out_);
+  set_nonblocking(p->err_);
+
+  int child_errno = 0;
+  ssize_t n;
+  while ((n = ::read(exec_err[0], &child_errno, sizeof child_errno)) < 0 && errno == EINTR) {
+  }
+  ::close(exec_err[0]);
+  if (n == static_cast<ssize_t>(sizeof child_errno)) {
+    p->terminate();
+    throw SpawnError("cannot run '" + argv[0] + "': " + std::strerror(child_errno));
+  }
+  return p;
+}
+
+Process::~Process() { terminate(); }
+
+Process::WriteStatus Process::write_line(std::string_view line, Clock::time_point deadline) {
+  if (in_ < 0) return WriteStatus::closed;
+  std::string data(line);
+  data += '\n';
+  std::size_t off = 0;
+  while (off < data.size()) {
+    const ssize_t n = ::write(in_, data.data() + off, data.size() - off);
+    if (n > 0) {
+      off += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      const auto now = Clock::now();
+      if (now >= deadline) return WriteStatus::timeout;
+      const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
+      pollfd pfd{in_, POLLOUT, 0};
+      ::poll(&pfd, 1, static_cast<int>(std::min<long long>(ms + 1, 50)));
+      drain_stderr();
+      continue;
+    }
+    return WriteStatus::closed;
+  }
+  return WriteStatus::ok;
+}
+
+void Process::read_available_stdout() {
+  if (out_ < 0 || out_eof_) return;
+  char buf[16384];
+  std::size_t total = 0;
+  while (total < 65536) {
+    const ssize_t n = ::read(out_, buf, sizeof buf);
+    if (n > 0) {
+      out_buf_.append(buf, static_cast<std::size_t>(n));
+      out_last_read_ = Clock::now();
+      total += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) break;
+    out_eof_ = true;  // 0: every writer closed it; an error counts the same
+    break;
+  }
+}
+
+Process::Read Process::read_line(Clock::time_point deadline, std::chrono::milliseconds tick,
+                                 const std::function<bool()>& on_tick) {
+  auto next_tick = Clock::now() + tick;
+  for (;;) {
+    const auto nl = out_buf_.find('\n');
+    if (nl != std::string::npos) {
+      if (nl > kMaxLineBytes) return {Read::overlong, out_buf_.substr(0, kMaxLineBytes + 1), out_last_read_};
+      Read r{Read::line, out_buf_.substr(0, nl), out_last_read_};
+      out_buf_.erase(0, nl + 1);
+      return r;
+    }
+    if (out_buf_.size() > kMaxLineBytes)
+      return {Read::overlong, out_buf_.substr(0, kMaxLineBytes + 1), out_last_read_};
+    if (out_eof_) return {Read::eof, out_buf_, out_last_read_};
+    auto now = Clock::now();
+    if (now >= deadline) return {Read::timeout, out_buf_, now};
+    if (now >= next_tick) {
+      // What already arrived wins over what the tick might find (an agent that answered and
+      // then exited still answered).
+      const auto before = out_buf_.size();
+      read_available_stdout();
+      if (out_buf_.size() != before || out_eof_) continue;
+      if (on_tick && !on_tick()) return {Read::aborted, out_buf_, Clock::now()};
+      next_tick = Clock::now() + tick;
+      continue;
+    }
+    const auto until = std::min(deadline, next_tick);
+    const auto wait = std::chrono::duration_cast<std::chrono::nanoseconds>(until - now);
+    timespec ts{static_cast<time_t>(wait.count() / 1000000000),
+                static_cast<long>(wait.count() % 1000000000)};
+    pollfd fds[2] = {{out_, POLLIN, 0}, {err_, POLLIN, 0}};
+    const int r = ::ppoll(fds, err_ >= 0 ? 2 : 1, &ts, nullptr);
+    if (r <= 0) continue;
+    if (err_ >= 0 && fds[1].revents) drain_stderr();
+    if (fds[0].revents) read_available_stdout();
+  }
+}
+
+std::string Process::take_unsolicited_output(std::size_t limit) {
+  read_available_stdout();
+  if (out_buf_.empty()) return {};
+  std::string s = out_buf_.substr(0, limit);
+  out_buf_.clear();
+  return s;
+}
+
+int Process::unread_input() const {
+  if (in_ < 0) return -1;
+  int n = 0;
+  if (::ioctl(in_, FIONREAD, &n) != 0) return -1;
+  return n;
+}
+
+void Process::close_stdin() {
+  if (in_ >= 0) ::close(in_);
+  in_ = -1;
+}
+
+void Process::drain_stderr() {
+  if (err_ < 0) return;
+  char buf[16384];
+  std::size_t total = 0;
+  while (total < (1u << 18)) {
+    const ssize_t n = ::read(err_, buf, sizeof buf);
+    if (n > 0) {
+      err_tail_.append(buf, static_cast<std::size_t>(n));
+      if (err_tail_.size() > 4096) err_tail_.erase(0, err_tail_.size() - 2048);
+      total += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return;
+    ::close(err_);
+    err_ = -1;
+    return;
+  }
+}
+
+std::string Process::stderr_tail() const {
+  return err_tail_.size() > 2048 ? err_tail_.substr(err_tail_.size() - 2048) : err_tail_;
+}
+
+void Process::reap_leader(bool block) {
+  if (leader_reaped_) return;
+  int st = 0;
+  rusage ru{};
+  for (;;) {
+    const pid_t r = ::wait4(pid_, &st, block ? 0 : WNOHANG, &ru);
+    if (r == pid_) {
+      leader_reaped_ = true;
+      status_ = decode_status(st);
+      reaped_ms_ += rusage_ms(ru);
+      return;
+    }
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) leader_reaped_ = true;  // ECHILD: not ours any more (reaped elsewhere)
+    return;
+  }
+}
+
+bool Process::exited() {
+  reap_leader(false);
+  return leader_reaped_;
+}
+
+bool Process::wait_exit(std::chrono::milliseconds wait) {
+  const auto until = Clock::now() + wait;
+  for (;;) {
+    if (exited()) return true;
+    drain_stderr();
+    if (Clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+Process::Sample Process::sample() {
+  reap_leader(false);
+  std::vector<pid_t> stack;
+  if (!leader_reaped_) stack.push_back(pid_);
+  // Orphans of the tree were re-parented to the harness (a child subreaper).
+  for (pid_t c : harness_children()) {
+    if (c == pid_) continue;
+    Stat s;
+    if (!read_stat(c, s)) continue;
+    const auto k = known_.find(c);
+    if (s.pgrp == pid_ || (k != known_.end() && k->second.start == s.start)) stack.push_back(c);
+  }
+  double total = reaped_ms_;
+  int alive = 0;
+  std::set<pid_t> seen;
+  std::vector<pid_t> kids;
+  while (!stack.empty()) {
+    const pid_t p = stack.back();
+    stack.pop_back();
+    if (!seen.insert(p).second) continue;
+    Stat s;
+    if (!read_stat(p, s)) continue;
+    if (p != pid_) known_[p] = Known{s.start, s.ppid};
+    total += s.own_ms + s.children_ms;
+    if (s.state != 'Z' && s.state != 'X') ++alive;
+    kids.clear();
+    children_of(p, kids);
+    for (pid_t k : kids) stack.push_back(k);
+  }
+  cpu_ms_ = std::max(cpu_ms_, total);
+  return Sample{cpu_ms_, alive, !leader_reaped_};
+}
+
+double Process::terminate(std::chrono::milliseconds grace) {
+  if (terminated_) return cpu_ms_;
+  close_stdin();
+  if (grace.count() > 0) wait_exit(grace);
+  sample();  // a last look at the tree (children's CPU) before it goes
+  ::kill(-pid_, SIGKILL);
+  if (!leader_reaped_) ::kill(pid_, SIGKILL);
+  for (const auto& [p, k] : known_)
+    if (same_process(p, k.start)) ::kill(p, SIGKILL);
+  reap_leader(true);
+
+  // Reap what was re-parented to the harness; wait for the rest of the group to die.
+  const auto until = Clock::now() + std::chrono::seconds(2);
+  for (;;) {
+    bool reaped_any = false;
+    for (pid_t c : harness_children()) {
+      Stat s;
+      if (!read_stat(c, s)) continue;
+      const auto k = known_.find(c);
+      if (s.pgrp != pid_ && !(k != known_.end() && k->second.start == s.start)) continue;
+      ::kill(c, SIGKILL);
+      int st;
+      rusage ru{};
+      pid_t r;
+      while ((r = ::wait4(c, &st, 0, &ru)) < 0 && errno == EINTR) {
+      }
+      if (r == c) reaped_ms_ += rusage_ms(ru);
+      reaped_any = true;
+    }
+    bool pending = ::kill(-pid_, 0) == 0;
+    if (pending) ::kill(-pid_, SIGKILL);
+    for (const auto& [p, k] : known_)
+      if (same_process(p, k.start)) {
+        ::kill(p, SIGKILL);
+        Stat s;
+        if (read_stat(p, s) && s.state != 'Z') pending = true;
+      }
+    if (!reaped_any && !pending) break;
+    if (Clock::now() >= until) break;
+    if (!reaped_any) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  drain_stderr();
+  for (int* fd : {&in_, &out_, &err_})
+    if (*fd >= 0) ::close(*fd), *fd = -1;
+  terminated_ = true;
+  cpu_ms_ = std::max(cpu_ms_, reaped_ms_);
+  return cpu_ms_;
+}
+
+}  // namespace tactica::harness
