@@ -1,0 +1,83 @@
+// judge.hpp — one game of each kind, played as the platform plays it (shared/spec/*.md).
+//
+// Hanpang: START/READY, then TURN/PANG until OVERFLOW, MAX_ACTIONS (200), TIME_LIMIT (a reply's
+// elapsed >= the bank left: not applied, score kept), INVALID (not applied, score kept) or
+// RUNTIME_ERROR (exit, closed pipe, too many processes).
+// Icebreaking: board + READY FIRST/SECOND / OK, then TURN/MOVE and OPP until no ice is left
+// (FINISHED: higher total wins, equal totals draw) or one side loses by TIME_LIMIT (wall bank),
+// CPU_LIMIT (CPU of its process tree over its life), INVALID or RUNTIME_ERROR.
+//
+// Wall time of a reply runs from just before the command is written to the read that completes
+// the reply line. Every read waits at most the bank left plus `grace_ms`.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "judge/agent.hpp"
+#include "process/process.hpp"
+
+namespace tactica::harness {
+
+struct Limits {
+  double bank_ms = 5000;  // wall bank per player (READY/OK and every reply)
+  double cpu_ms = 5000;   // Icebreaking: CPU of the player's process tree over its life
+  double grace_ms = 100;  // a read gives up this long after the bank is spent
+  ProcessLimits process;
+  std::chrono::milliseconds tick{20};  // CPU, process count and interrupts checked this often
+};
+
+// The game was abandoned (interrupt): no result.
+class GameAborted : public std::runtime_error {
+ public:
+  GameAborted() : std::runtime_error("game aborted") {}
+};
+
+struct GameControl {
+  const std::atomic<bool>* abort = nullptr;  // when set, the game stops and GameAborted is thrown
+  bool replay = false;                       // build the JSON replay (docs/FORMATS.md)
+};
+
+struct HanpangResult {
+  std::int64_t score = 0;
+  int actions = 0;
+  std::string verdict;  // MAX_ACTIONS OVERFLOW TIME_LIMIT INVALID RUNTIME_ERROR
+  std::string detail;   // one line: what happened, at which move
+  double time_ms = 0;   // bank used (wall)
+  double cpu_ms = 0;    // CPU of the agent's tree (informational: Hanpang has no CPU cap)
+  nlohmann::json replay;
+};
+
+// Plays one Hanpang run. Throws SpawnError if the agent cannot be started, GameAborted.
+HanpangResult judge_hanpang(const AgentSpec& agent, std::uint64_t seed, const Limits& limits,
+                            const GameControl& control = {});
+
+struct IcebreakingResult {
+  std::string winner;  // first, second, draw
+  std::array<int, 2> totals{};
+  std::string verdict;  // FINISHED, or the loser's TIME_LIMIT CPU_LIMIT INVALID RUNTIME_ERROR
+  int loser = -1;       // 0 first, 1 second, -1 none (FINISHED)
+  std::string detail;
+  int moves = 0;
+  std::array<double, 2> time_ms{};  // bank used (wall)
+  std::array<double, 2> cpu_ms{};   // CPU of each tree over its life
+  nlohmann::json replay;
+};
+
+// Plays one Icebreaking game. Throws SpawnError, GameAborted.
+IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& second,
+                                    std::uint64_t seed, const Limits& limits,
+                                    const GameControl& control = {});
+
+// The one-line summaries `tactica judge` prints.
+std::string summary_line(const HanpangResult& r, const std::string& label, std::uint64_t seed);
+std::string summary_line(const IcebreakingResult& r, const std::string& first,
+                         const std::string& second, std::uint64_t seed);
+
+}  // namespace tactica::harness
