@@ -1,0 +1,304 @@
+// runner.cpp — see runner.hpp.
+#include "runner/runner.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "judge/judge.hpp"
+#include "process/process.hpp"
+
+namespace tactica::harness {
+namespace {
+
+bool parse_u64(const std::string& s, std::uint64_t& out) {
+  if (s.empty() || s.size() > 19) return false;
+  std::uint64_t v = 0;
+  for (char ch : s) {
+    if (ch < '0' || ch > '9') return false;
+    v = v * 10 + static_cast<std::uint64_t>(ch - '0');
+  }
+  out = v;
+  return true;
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_interrupt(int sig) {
+  g_interrupted.store(true);
+  ::signal(sig, SIG_DFL);  // a second Ctrl-C ends the harness at once
+}
+
+std::string hms(double seconds) {
+  if (!(seconds >= 0) || seconds > 1e7) return "--:--";
+  const long s = static_cast<long>(seconds + 0.5);
+  char buf[32];
+  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  else std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> parse_seeds(const std::string& text) {
+  std::vector<std::uint64_t> out;
+  std::set<std::uint64_t> seen;
+  const std::string how = ": expected seeds like 1-30 or 1,5,9 or 1-10,20-25";
+  if (trim(text).empty()) throw RunError("empty seed list" + how);
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const auto comma = text.find(',', pos);
+    const std::string part = trim(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+    std::uint64_t a, b;
+    const auto dash = part.find('-');
+    if (dash == std::string::npos) {
+      if (!parse_u64(part, a)) throw RunError("bad seed '" + part + "' in '" + text + "'" + how);
+      b = a;
+    } else if (!parse_u64(trim(part.substr(0, dash)), a) || !parse_u64(trim(part.substr(dash + 1)), b) || b < a) {
+      throw RunError("bad seed range '" + part + "' in '" + text + "'" + how);
+    }
+    if (b - a > 10000000) throw RunError("seed range '" + part + "' is too long (at most 10,000,000 seeds)");
+    for (std::uint64_t s = a;; ++s) {
+      if (!seen.insert(s).second) throw RunError("seed " + std::to_string(s) + " is listed twice in '" + text + "'");
+      out.push_back(s);
+      if (s == b) break;
+    }
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
+Shard parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  std::uint64_t k = 0, n = 0;
+  if (slash == std::string::npos || !parse_u64(trim(text.substr(0, slash)), k) ||
+      !parse_u64(trim(text.substr(slash + 1)), n) || n == 0 || n > 100000 || k < 1 || k > n)
+    throw RunError("bad shard '" + text + "': expected K/N with 1 <= K <= N, e.g. --shard 3/8");
+  return Shard{static_cast<int>(k), static_cast<int>(n)};
+}
+
+std::vector<nlohmann::json> read_results(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw RunError("cannot read results file '" + path + "': " + std::strerror(errno));
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<nlohmann::json> out;
+  std::size_t pos = 0;
+  int lineno = 0;
+  while (pos < all.size()) {
+    const auto nl = all.find('\n', pos);
+    if (nl == std::string::npos) break;  // torn last line: the game is played again
+    ++lineno;
+    const std::string line = all.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (trim(line).empty()) continue;
+    try {
+      auto j = nlohmann::json::parse(line);
+      if (!j.is_object() || !j.contains("game"))
+        throw RunError(path + ":" + std::to_string(lineno) + ": not a tactica result line (no \"game\")");
+      out.push_back(std::move(j));
+    } catch (const nlohmann::json::exception& e) {
+      throw RunError(path + ":" + std::to_string(lineno) + ": not JSON (" + e.what() + ")");
+    }
+  }
+  return out;
+}
+
+ResultsWriter::ResultsWriter(const std::string& path, bool resume) : path_(path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!resume && fs::exists(path, ec))
+    throw RunError("results file '" + path + "' exists: continue it with --resume " + path +
+                   ", or choose another --out");
+  if (resume && fs::exists(path, ec)) {
+    // Cut a torn last line so the next line starts on its own.
+    std::ifstream in(path, std::ios::binary);
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto last_nl = all.rfind('\n');
+    const std::size_t keep = last_nl == std::string::npos ? 0 : last_nl + 1;
+    if (keep != all.size()) fs::resize_file(path, keep, ec);
+  }
+  if (const auto dir = fs::path(path).parent_path(); !dir.empty()) fs::create_directories(dir, ec);
+  f_ = std::fopen(path.c_str(), "ab");
+  if (!f_) throw RunError("cannot write results file '" + path + "': " + std::strerror(errno));
+}
+
+ResultsWriter::~ResultsWriter() {
+  if (f_) std::fclose(f_);
+}
+
+void ResultsWriter::append(const nlohmann::json& line) {
+  const std::string s = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  if (std::fwrite(s.data(), 1, s.size(), f_) != s.size() || std::fflush(f_) != 0)
+    throw RunError("cannot write results file '" + path_ + "': " + std::strerror(errno));
+}
+
+Progress::Progress(std::size_t total, bool tty, std::chrono::seconds plain_every)
+    : total_(total), tty_(tty), plain_every_(plain_every),
+      start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+void Progress::update(std::size_t done, const std::string& note) {
+  done_ = done;
+  if (!note.empty()) note_ = note;
+  const auto now = std::chrono::steady_clock::now();
+  const double since_last = std::chrono::duration<double>(now - last_).count();
+  if (tty_ ? (drawn_ && since_last < 0.2 && done < total_) : since_last < static_cast<double>(plain_every_.count()))
+    return;
+  last_ = now;
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
+  const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : -1;
+  char line[256];
+  if (tty_) {
+    const int width = 24;
+    const int filled = total_ ? static_cast<int>(width * done / total_) : width;
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.resize(width, '.');
+    std::snprintf(line, sizeof line, "\r[%s] %zu/%zu games  %.2f/s  ETA %s  %s\x1b[K", bar.c_str(),
+                  done, total_, rate, hms(eta).c_str(), note_.c_str());
+    drawn_ = true;
+  } else {
+    std::snprintf(line, sizeof line, "progress: %zu/%zu games, %.2f games/s, elapsed %s, ETA %s%s%s\n",
+                  done, total_, rate, hms(elapsed).c_str(), hms(eta).c_str(),
+                  note_.empty() ? "" : ", ", note_.c_str());
+  }
+  std::fputs(line, stderr);
+  std::fflush(stderr);
+}
+
+void Progress::finish() {
+  if (tty_) {
+    last_ = {};
+    drawn_ = false;
+    update(done_);
+    std::fputs("\n", stderr);
+  } else {
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::fprintf(stderr, "progress: %zu/%zu games in %s\n", done_, total_, hms(elapsed).c_str());
+  }
+  std::fflush(stderr);
+}
+
+int core_count() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n ? static_cast<int>(n) : 1;
+}
+
+std::string workers_warning(int workers) {
+  const int cores = core_count();
+  if (workers <= cores) return {};
+  return "warning: " + std::to_string(workers) + " workers on " + std::to_string(cores) +
+         " cores: agents will compete for CPU and their time banks will not mean what they mean "
+         "on the platform (use --workers " + std::to_string(cores) + " or fewer for verdicts you can trust)";
+}
+
+RunStatus run_jobs(std::size_t count, int workers,
+                   const std::function<nlohmann::json(std::size_t, const std::atomic<bool>&)>& run_job,
+                   const std::function<bool(std::size_t, const nlohmann::json&)>& on_result,
+                   Progress* progress) {
+  init_process_control();
+  g_interrupted.store(false);
+  struct sigaction sa {}, old_int{}, old_term{};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, &old_int);
+  ::sigaction(SIGTERM, &sa, &old_term);
+
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<std::pair<std::size_t, nlohmann::json>> finished;
+  std::exception_ptr failure;
+  std::size_t next = 0;
+  bool stop_launching = false;
+  int running_workers = 0;
+
+  const auto worker = [&] {
+    for (;;) {
+      std::size_t job;
+      {
+        std::lock_guard lock(mu);
+        if (stop_launching || failure || g_interrupted.load() || next >= count) break;
+        job = next++;
+      }
+      try {
+        nlohmann::json result = run_job(job, g_interrupted);
+        std::lock_guard lock(mu);
+        finished.emplace_back(job, std::move(result));
+      } catch (const GameAborted&) {
+        // interrupted: not recorded
+      } catch (...) {
+        std::lock_guard lock(mu);
+        if (!failure) failure = std::current_exception();
+      }
+      cv.notify_all();
+    }
+    std::lock_guard lock(mu);
+    --running_workers;
+    cv.notify_all();
+  };
+
+  const int n_workers = std::max(1, std::min<int>(workers, static_cast<int>(std::max<std::size_t>(count, 1))));
+  std::vector<std::thread> threads;
+  running_workers = n_workers;
+  for (int i = 0; i < n_workers; ++i) threads.emplace_back(worker);
+
+  std::size_t done = 0;
+  bool stopped = false;
+  std::exception_ptr callback_failure;
+  {
+    std::unique_lock lock(mu);
+    for (;;) {
+      cv.wait_for(lock, std::chrono::milliseconds(200));
+      while (!finished.empty()) {
+        auto [job, result] = std::move(finished.front());
+        finished.pop_front();
+        lock.unlock();
+        bool go_on = true;
+        try {
+          go_on = on_result(job, result);
+        } catch (...) {
+          if (!callback_failure) callback_failure = std::current_exception();
+          go_on = false;
+        }
+        ++done;
+        if (progress) progress->update(done);
+        lock.lock();
+        if (!go_on) stop_launching = true, stopped = true;
+      }
+      if (callback_failure || failure) g_interrupted.store(true);  // the run has failed: stop
+      if (progress) {
+        lock.unlock();
+        progress->update(done);
+        lock.lock();
+      }
+      if (running_workers == 0 && finished.empty()) break;
+    }
+  }
+  for (auto& t : threads) t.join();
+  if (progress) progress->finish();
+  ::sigaction(SIGINT, &old_int, nullptr);
+  ::sigaction(SIGTERM, &old_term, nullptr);
+  reap_all_children();
+  if (callback_failure) std::rethrow_exception(callback_failure);
+  if (failure) std::rethrow_exception(failure);  // before `interrupted`: the flag was ours
+  if (g_interrupted.load()) return RunStatus::interrupted;
+  return stopped ? RunStatus::stopped : RunStatus::completed;
+}
+
+}  // namespace tactica::harness

@@ -1,0 +1,89 @@
+// runner.hpp — many games on N workers: seed lists, shards, the JSON Lines results file (one
+// line appended and flushed per finished game), resume, progress, and Ctrl-C that loses nothing.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tactica::harness {
+
+// Bad user input to the runner (seed list, shard, results file). what() is one line.
+class RunError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "1-30", "1,5,9", "1-10,20-25" -> the seeds in order (duplicates are an error).
+std::vector<std::uint64_t> parse_seeds(const std::string& text);
+
+// "K/N" with 1 <= K <= N: this run plays the units u with u % N == K - 1.
+struct Shard {
+  int k = 1, n = 1;
+  bool takes(std::size_t unit) const { return static_cast<int>(unit % static_cast<std::size_t>(n)) == k - 1; }
+};
+Shard parse_shard(const std::string& text);
+
+// Reads a JSON Lines results file: every complete line parsed; a last line without '\n' (a run
+// killed mid-write) is dropped. Throws RunError "FILE:LINE: ..." on a bad line.
+std::vector<nlohmann::json> read_results(const std::string& path);
+
+// Appends one line per game and flushes it at once.
+class ResultsWriter {
+ public:
+  // resume: append to an existing file (cutting a torn last line); else the file must not exist.
+  ResultsWriter(const std::string& path, bool resume);
+  ~ResultsWriter();
+  ResultsWriter(const ResultsWriter&) = delete;
+  ResultsWriter& operator=(const ResultsWriter&) = delete;
+  void append(const nlohmann::json& line);
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::FILE* f_ = nullptr;
+};
+
+// Games done / total with rate and ETA: a redrawn bar on a terminal, a plain line every
+// `plain_every` otherwise. Writes to stderr.
+class Progress {
+ public:
+  Progress(std::size_t total, bool tty, std::chrono::seconds plain_every = std::chrono::seconds(10));
+  void update(std::size_t done, const std::string& note = {});
+  void finish();
+
+ private:
+  std::size_t total_;
+  bool tty_;
+  std::chrono::seconds plain_every_;
+  std::chrono::steady_clock::time_point start_, last_;
+  bool drawn_ = false;
+  std::size_t done_ = 0;
+  std::string note_;
+};
+
+// The number of cores (at least 1) and a warning when `workers` exceeds it (empty otherwise).
+int core_count();
+std::string workers_warning(int workers);
+
+enum class RunStatus { completed, stopped, interrupted };
+
+// Runs jobs 0..count-1 (in order of index, each on the next free worker). run_job runs on a
+// worker thread; it gets the abort flag (set on Ctrl-C) and returns the game's JSON result line,
+// or throws GameAborted (not recorded) or anything else (the run stops and it is rethrown).
+// on_result runs on the calling thread for each finished job, in finishing order; returning
+// false stops launching jobs (those running finish and are reported).
+RunStatus run_jobs(std::size_t count, int workers,
+                   const std::function<nlohmann::json(std::size_t, const std::atomic<bool>&)>& run_job,
+                   const std::function<bool(std::size_t, const nlohmann::json&)>& on_result,
+                   Progress* progress);
+
+}  // namespace tactica::harness
