@@ -1,0 +1,116 @@
+// cmd_merge.cpp — `tactica merge`: joins results files (shards of one run, or runs to pool) into
+// one report and, with --out, one file. A game found twice is counted once.
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "cli/common.hpp"
+#include "cli/sprt_option.hpp"
+#include "report/tables.hpp"
+#include "runner/records.hpp"
+
+namespace tactica::cli {
+namespace {
+
+struct MergeOptions {
+  std::vector<std::string> files, sprt;
+  std::string out;
+};
+
+// Agents in the order of their recorded index, then of first appearance.
+std::vector<std::string> order_agents(const std::vector<std::pair<int, std::string>>& seen) {
+  std::map<std::string, std::pair<int, std::size_t>> rank;  // label -> (index, first seen)
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    const auto& [index, label] = seen[i];
+    auto it = rank.find(label);
+    const int idx = index < 0 ? 1 << 30 : index;
+    if (it == rank.end()) rank[label] = {idx, i};
+    else it->second.first = std::min(it->second.first, idx);
+  }
+  std::vector<std::pair<std::pair<int, std::size_t>, std::string>> v;
+  for (const auto& [label, r] : rank) v.push_back({r, label});
+  std::sort(v.begin(), v.end());
+  std::vector<std::string> out;
+  for (const auto& x : v) out.push_back(x.second);
+  return out;
+}
+
+int run_merge(const MergeOptions& o, bool sprt_given) {
+  std::optional<stats::SprtSpec> sprt;
+  if (sprt_given) sprt = parse_sprt(o.sprt);
+  std::vector<nlohmann::json> lines;
+  std::vector<std::string> where;
+  for (const auto& f : o.files) {
+    auto part = harness::read_results(f);
+    for (std::size_t i = 0; i < part.size(); ++i) {
+      where.push_back(f + ": result " + std::to_string(i + 1));
+      lines.push_back(std::move(part[i]));
+    }
+  }
+  if (lines.empty()) throw harness::RunError("no results in the given files");
+  const std::string game = lines[0].value("game", "");
+  std::vector<nlohmann::json> kept;
+  std::size_t duplicates = 0;
+  std::string report;
+  if (game == "hanpang") {
+    std::vector<harness::BenchRecord> records;
+    std::set<std::pair<std::string, std::uint64_t>> keys;
+    std::vector<std::pair<int, std::string>> seen;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      auto r = harness::bench_record(lines[i], where[i]);
+      if (!keys.insert({r.agent, r.seed}).second) {
+        ++duplicates;
+        continue;
+      }
+      seen.push_back({r.agent_index, r.agent});
+      records.push_back(std::move(r));
+      kept.push_back(lines[i]);
+    }
+    report = report::bench_report(records, order_agents(seen));
+  } else if (game == "icebreaking") {
+    std::vector<harness::TourneyRecord> records;
+    std::set<std::tuple<std::uint64_t, std::string, std::string>> keys;
+    std::vector<std::pair<int, std::string>> seen;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      auto r = harness::tourney_record(lines[i], where[i]);
+      if (!keys.insert({r.seed, r.first, r.second}).second) {
+        ++duplicates;
+        continue;
+      }
+      seen.push_back({r.first_index, r.first});
+      seen.push_back({r.second_index, r.second});
+      records.push_back(std::move(r));
+      kept.push_back(lines[i]);
+    }
+    const auto agents = order_agents(seen);
+    if (sprt && agents.size() != 2) throw harness::RunError("--sprt needs results of exactly two agents");
+    report = report::tourney_report(records, agents, sprt);
+  } else {
+    throw harness::RunError(where[0] + ": unknown game " + lines[0]["game"].dump());
+  }
+  if (duplicates)
+    std::fprintf(stderr, "merge: %zu games appeared more than once; each is counted once\n", duplicates);
+  if (!o.out.empty()) {
+    harness::ResultsWriter w(o.out, false);
+    for (const auto& l : kept) w.append(l);
+    std::fprintf(stderr, "merge: %zu games written to %s\n", kept.size(), o.out.c_str());
+  }
+  std::printf("%s", report.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void register_merge(CLI::App& app, Context& ctx) {
+  auto o = std::make_shared<MergeOptions>();
+  auto* m = app.add_subcommand(
+      "merge", "join results files (e.g. the shards of a job array) into one report and file");
+  m->add_option("files", o->files, "results files (JSON Lines) of one game")->required()->check(CLI::ExistingFile);
+  m->add_option("-o,--out", o->out, "also write the joined results to this new file");
+  auto* sprt = m->add_option("--sprt", o->sprt, "show the SPRT state: elo0=0 elo1=10 alpha=0.05 beta=0.05")
+                   ->expected(1, 4);
+  m->callback([o, sprt, &ctx] { guarded(ctx, "merge", [&] { return run_merge(*o, sprt->count() > 0); }); });
+}
+
+}  // namespace tactica::cli

@@ -1,0 +1,179 @@
+// cmd_tourney.cpp — `tactica tourney`: Icebreaking game pairs (each seed twice, sides swapped)
+// between every two agents; Elo, pentanomial statistics and an optional SPRT that stops early.
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+#include <set>
+
+#include "cli/common.hpp"
+#include "cli/sprt_option.hpp"
+#include "report/run_plots.hpp"
+#include "report/tables.hpp"
+#include "runner/records.hpp"
+
+namespace tactica::cli {
+namespace {
+
+struct TourneyOptions {
+  std::vector<std::string> agents, labels, sprt;
+  std::string seeds, plot;
+  RunOptions run;
+  LimitOptions limits;
+};
+
+int run_tourney(const TourneyOptions& o, bool sprt_given) {
+  const auto agents = resolve_agents(o.agents, o.labels, "icebreaking");
+  if (agents.size() < 2) throw harness::AgentError("a tournament needs at least two --agent");
+  std::vector<std::string> names;
+  for (const auto& a : agents) names.push_back(a.label);
+  std::optional<stats::SprtSpec> sprt;
+  if (sprt_given) {
+    sprt = parse_sprt(o.sprt);
+    if (agents.size() != 2) throw harness::AgentError("--sprt needs exactly two agents (the first is the one tested)");
+  }
+  const auto seeds = seeds_or(o.seeds, sprt ? "1-5000" : "1-50");
+  const auto shard = o.run.shard.empty() ? harness::Shard{} : harness::parse_shard(o.run.shard);
+  const auto limits = o.limits.limits();
+  const bool resume = !o.run.resume.empty();
+  const std::string path = resume ? o.run.resume : !o.run.out.empty() ? o.run.out : default_results_path("tourney");
+
+  // Step 1. What the results file already holds (with --resume).
+  std::vector<harness::TourneyRecord> records;
+  std::set<std::tuple<std::uint64_t, std::string, std::string>> done;
+  harness::PairTracker tracker(names[0], names[1]);
+  if (resume && std::filesystem::exists(path)) {
+    const auto lines = harness::read_results(path);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      auto r = harness::tourney_record(lines[i], path + ": result " + std::to_string(i + 1));
+      for (const auto& who : {r.first, r.second})
+        if (std::find(names.begin(), names.end(), who) == names.end())
+          throw harness::RunError(path + " holds games of agent '" + who +
+                                  "', which is not in this run: resume with the same --agent and --label list");
+      done.insert({r.seed, r.first, r.second});
+      tracker.add(r);
+      records.push_back(std::move(r));
+    }
+  }
+  if (sprt) {
+    const double llr = stats::sprt_llr(tracker.pentanomial(), sprt->elo0, sprt->elo1);
+    if (stats::sprt_decide(llr, *sprt) != stats::SprtDecision::none) {
+      std::printf("%s", report::tourney_report(records, names, sprt).c_str());
+      if (!o.plot.empty()) report::write_tourney_plot(o.plot, records, names, sprt);
+      std::fprintf(stderr, "the SPRT in %s has already ended; nothing to play\n", path.c_str());
+      return 0;
+    }
+  }
+  harness::ResultsWriter writer(path, resume);
+
+  // Step 2. The games: for each seed and each two agents i < j a pair (i first, then j first).
+  struct Job {
+    std::uint64_t seed;
+    long pair;
+    std::size_t first, second;
+  };
+  std::vector<Job> jobs;
+  const std::size_t n = agents.size(), per_seed = n * (n - 1) / 2;
+  for (std::size_t si = 0; si < seeds.size(); ++si) {
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j, ++k) {
+        const std::size_t unit = si * per_seed + k;
+        if (!shard.takes(unit)) continue;
+        const long pair = static_cast<long>(unit) + 1;
+        if (!done.count({seeds[si], names[i], names[j]})) jobs.push_back({seeds[si], pair, i, j});
+        if (!done.count({seeds[si], names[j], names[i]})) jobs.push_back({seeds[si], pair, j, i});
+      }
+  }
+  if (auto w = harness::workers_warning(o.run.workers); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
+  std::fprintf(stderr, "tourney: %zu games (%zu agents, %zu seeds, sides swapped%s%s%s) on %d workers, results in %s\n",
+               jobs.size(), n, seeds.size(),
+               shard.n > 1 ? (", shard " + std::to_string(shard.k) + "/" + std::to_string(shard.n)).c_str() : "",
+               done.empty() ? "" : (", " + std::to_string(done.size()) + " already done").c_str(),
+               sprt ? ", stopping when the SPRT decides" : "", o.run.workers, path.c_str());
+
+  // Step 3. Play; with --sprt, stop launching games once a completed pair decides it.
+  std::unique_ptr<harness::Progress> progress;
+  if (!o.run.no_progress) progress = std::make_unique<harness::Progress>(jobs.size(), ::isatty(2));
+  bool decided = false;
+  const auto status = harness::run_jobs(
+      jobs.size(), o.run.workers,
+      [&](std::size_t j, const std::atomic<bool>& abort) {
+        const Job& job = jobs[j];
+        const auto r = harness::judge_icebreaking(agents[job.first], agents[job.second], job.seed, limits,
+                                                  {&abort, !o.run.replay_dir.empty()});
+        if (!o.run.replay_dir.empty())
+          write_json_file(o.run.replay_dir + "/icebreaking-seed" + std::to_string(job.seed) + "-" +
+                              file_safe(names[job.first]) + "-vs-" + file_safe(names[job.second]) + ".json",
+                          r.replay);
+        harness::TourneyRecord rec;
+        rec.seed = job.seed;
+        rec.pair = job.pair;
+        rec.first = names[job.first];
+        rec.second = names[job.second];
+        rec.first_index = static_cast<int>(job.first);
+        rec.second_index = static_cast<int>(job.second);
+        rec.totals = r.totals;
+        rec.winner = r.winner;
+        rec.verdict = r.verdict;
+        rec.time_ms = r.time_ms;
+        rec.detail = r.detail;
+        return harness::to_json(rec);
+      },
+      [&](std::size_t, const nlohmann::json& line) {
+        writer.append(line);
+        auto rec = harness::tourney_record(line, "result");
+        const bool pair_done = tracker.add(rec);
+        records.push_back(std::move(rec));
+        if (sprt && pair_done && !decided) {
+          const double llr = stats::sprt_llr(tracker.pentanomial(), sprt->elo0, sprt->elo1);
+          if (progress) {
+            char note[48];
+            std::snprintf(note, sizeof note, "LLR %.2f", llr);
+            progress->update(records.size(), note);
+          }
+          if (stats::sprt_decide(llr, *sprt) != stats::SprtDecision::none) decided = true;
+        }
+        return !decided;
+      },
+      progress.get());
+
+  std::printf("%s", report::tourney_report(records, names, sprt).c_str());
+  if (!o.plot.empty()) report::write_tourney_plot(o.plot, records, names, sprt);
+  if (status == harness::RunStatus::interrupted) {
+    std::fprintf(stderr, "interrupted: %zu games are in %s; continue with the same command and --resume %s\n",
+                 records.size(), path.c_str(), path.c_str());
+    return 130;
+  }
+  if (sprt && !decided)
+    std::fprintf(stderr, "the SPRT did not decide within %zu seeds: give more with --seeds\n", seeds.size());
+  std::fprintf(stderr, "results: %s\n", path.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void register_tourney(CLI::App& app, Context& ctx) {
+  auto o = std::make_shared<TourneyOptions>();
+  auto* t = app.add_subcommand(
+      "tourney", "Icebreaking tournament: each seed played twice with sides swapped between every "
+                 "two agents; Elo, pentanomial pairs, LOS, optional SPRT");
+  t->add_option("-a,--agent", o->agents,
+                "AGENT (repeat, at least two): a config (.toml), an executable, a .py file or a command line")
+      ->required();
+  t->add_option("--label", o->labels, "names for the agents, in order (default: from AGENT)");
+  t->add_option("-s,--seeds", o->seeds, "seeds, e.g. 1-50 (default 1-50; with --sprt 1-5000)");
+  auto* sprt = t->add_option("--sprt", o->sprt,
+                             "stop when the SPRT decides: elo0=0 elo1=10 alpha=0.05 beta=0.05 "
+                             "(normalised Elo of the first agent over the second; keys left out keep these values)")
+                   ->expected(1, 4);
+  t->add_option("--plot", o->plot, "also draw the Elo table with error bars (and with --sprt the LLR over games) as an SVG file");
+  t->fallthrough();  // --suite FILE (see main.cpp) may follow the subcommand
+  o->run.add(t, "tourney");
+  o->limits.add(t);
+  t->callback([o, sprt, &ctx] {
+    guarded(ctx, "tourney", [&] { return run_tourney(*o, sprt->count() > 0); });
+  });
+}
+
+}  // namespace tactica::cli

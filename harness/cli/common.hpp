@@ -1,0 +1,54 @@
+// common.hpp — options and helpers shared by the subcommands.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "judge/agent.hpp"
+#include "judge/judge.hpp"
+#include "runner/runner.hpp"
+
+namespace tactica::cli {
+
+// The platform's limits. --bank-ms, --cpu-ms and --grace-ms are hidden: they exist so tests can
+// run broken agents fast; the defaults are the platform's.
+struct LimitOptions {
+  double bank_ms = 5000, cpu_ms = 5000, grace_ms = 100;
+  int memory_mb = 2048, max_procs = 64;
+  void add(CLI::App* app);
+  harness::Limits limits() const;
+};
+
+// Options of the many-game commands (bench, tourney).
+struct RunOptions {
+  int workers = harness::core_count();
+  std::string out, resume, shard, replay_dir;
+  bool no_progress = false;
+  void add(CLI::App* app, const std::string& what);
+};
+
+// Runs a command body: bad input (AgentError, RunError) exits 2, a failure to run exits 1, each
+// with one line "tactica <name>: <message>" on stderr.
+void guarded(Context& ctx, const std::string& name, const std::function<int()>& body);
+
+// Resolves AGENTs (labels from --label in order, the rest by default) with unique labels.
+std::vector<harness::AgentSpec> resolve_agents(const std::vector<std::string>& specs,
+                                               const std::vector<std::string>& labels,
+                                               const std::string& game);
+
+// results/<what>-YYYYmmdd-HHMMSS.jsonl
+std::string default_results_path(const std::string& what);
+// A label made safe for a file name.
+std::string file_safe(const std::string& s);
+// Writes a JSON document (throws RunError).
+void write_json_file(const std::string& path, const nlohmann::json& j);
+
+// The seeds option's value, or `fallback` when not given.
+std::vector<std::uint64_t> seeds_or(const std::string& text, const std::string& fallback);
+
+}  // namespace tactica::cli
