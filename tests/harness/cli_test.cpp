@@ -1,0 +1,326 @@
+// The tactica command end to end: judge, bench, tourney (with SPRT), resume, shards and merge,
+// configs through tactica-agent, suite files, Ctrl-C, bad input, and the platform's real
+// 5,000 ms CPU cap with the default options.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "harness_test_util.hpp"
+#include "process/process.hpp"
+
+namespace fs = std::filesystem;
+using namespace harness_test;
+
+namespace {
+
+struct Run {
+  int code = -1;
+  std::string out, err;
+};
+
+const fs::path& temp_dir() {
+  static const fs::path dir = [] {
+    auto d = fs::temp_directory_path() / ("tactica-cli-test-" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Runs `tactica ARGS` through the shell (ARGS is shell text) with an optional environment prefix.
+Run run_tactica(const std::string& args, const std::string& env = "") {
+  const auto out = temp_dir() / "stdout", err = temp_dir() / "stderr";
+  const std::string cmd = env + " " + TACTICA_BIN + " " + args + " >" + out.string() + " 2>" + err.string();
+  const int st = std::system(cmd.c_str());
+  Run r;
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+// The test agent as a quoted command line.
+std::string agent_cmd(const std::string& game, const std::string& extra = "") {
+  return "'" + std::string(TEST_AGENT) + " --game " + game + (extra.empty() ? "" : " " + extra) + "'";
+}
+
+std::vector<nlohmann::json> jsonl(const fs::path& p) {
+  std::vector<nlohmann::json> v;
+  std::istringstream in(slurp(p));
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) v.push_back(nlohmann::json::parse(line));
+  return v;
+}
+
+std::string path(const std::string& name) {
+  const auto p = temp_dir() / name;
+  fs::remove(p);
+  return p.string();
+}
+
+// The table row of `label` in a bench report, without the time column (bank ms) that varies.
+std::string bench_row(const std::string& report, const std::string& label) {
+  std::istringstream in(report);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(label + " ", 0) == 0) {
+      std::istringstream cols(line);
+      std::string c, row;
+      for (int i = 0; i < 8 && cols >> c; ++i) row += c + " ";
+      return row;
+    }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("judge prints one line, a JSON result, and writes a replay") {
+  auto r = run_tactica("judge hanpang --seed 3 --agent " + agent_cmd("hanpang"));
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "hanpang seed 3"));
+  CHECK((contains(r.out, "OVERFLOW") || contains(r.out, "MAX_ACTIONS")));
+
+  const auto replay = path("replay.json");
+  r = run_tactica("judge hanpang --seed 3 --json --replay " + replay + " --agent " + agent_cmd("hanpang"));
+  CHECK(r.code == 0);
+  const auto line = nlohmann::json::parse(r.out);
+  CHECK(line["game"] == "hanpang");
+  CHECK(line["seed"] == 3);
+  const auto rep = nlohmann::json::parse(slurp(replay));
+  CHECK(rep["format"] == "tactica-replay/1");
+  CHECK(rep["result"]["score"] == line["score"]);
+
+  r = run_tactica("judge icebreaking --seed 2 --first " + agent_cmd("icebreaking") + " --second " +
+              agent_cmd("icebreaking", "--fault garbage --after 4") + " --second-label broken");
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "first wins"));
+  CHECK(contains(r.out, "second INVALID"));
+  CHECK(contains(r.out, "broken (second)"));
+}
+
+TEST_CASE("bench: results file, report, resume, shards and merge") {
+  const std::string agents = "--agent " + agent_cmd("hanpang") + " --label good --agent " +
+                             agent_cmd("hanpang", "--fault garbage --after 10") + " --label weak";
+  const auto full = path("full.jsonl");
+  auto r = run_tactica("bench " + agents + " --seeds 1-3 -j 2 --no-progress --out " + full);
+  CHECK(r.code == 0);
+  const auto lines = jsonl(full);
+  CHECK(lines.size() == 6);
+  for (const auto& l : lines) {
+    CHECK(l["game"] == "hanpang");
+    CHECK(l.contains("score"));
+    CHECK(l.contains("verdict"));
+    CHECK(l.contains("time_ms"));
+  }
+  CHECK(contains(r.out, "paired difference against good"));
+  CHECK(contains(r.out, "INVALID 3"));
+  const std::string good_row = bench_row(r.out, "good");
+  CHECK(!good_row.empty());
+
+  // The same file again without --resume is refused.
+  r = run_tactica("bench " + agents + " --seeds 1-3 --no-progress --out " + full);
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "--resume"));
+
+  // Resume: a run cut after two games and in the middle of a third line.
+  const auto part = path("part.jsonl");
+  {
+    std::ofstream out(part);
+    out << lines[0].dump() << "\n" << lines[1].dump() << "\n" << lines[2].dump().substr(0, 20);
+  }
+  r = run_tactica("bench " + agents + " --seeds 1-3 --no-progress --resume " + part);
+  CHECK(r.code == 0);
+  const auto resumed = jsonl(part);
+  CHECK(resumed.size() == 6);
+  CHECK(contains(r.err, "4 games"));
+  CHECK(bench_row(r.out, "good") == good_row);
+
+  // Shards 1/2 and 2/2, joined by merge, make the same report.
+  const auto s1 = path("s1.jsonl"), s2 = path("s2.jsonl"), merged = path("merged.jsonl");
+  CHECK(run_tactica("bench " + agents + " --seeds 1-3 --no-progress --shard 1/2 --out " + s1).code == 0);
+  CHECK(run_tactica("bench " + agents + " --seeds 1-3 --no-progress --shard 2/2 --out " + s2).code == 0);
+  CHECK(jsonl(s1).size() == 4);  // seeds 1 and 3
+  CHECK(jsonl(s2).size() == 2);  // seed 2
+  r = run_tactica("merge " + s1 + " " + s2 + " " + s1 + " --out " + merged);
+  CHECK(r.code == 0);
+  CHECK(jsonl(merged).size() == 6);
+  CHECK(contains(r.err, "more than once"));
+  CHECK(bench_row(r.out, "good") == good_row);
+}
+
+TEST_CASE("tourney: two agents with pentanomial pairs, three with ratings") {
+  const auto out2 = path("t2.jsonl");
+  auto r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --label a --agent " +
+                   agent_cmd("icebreaking", "--fault taken --after 3") +
+                   " --label b --seeds 1-3 --no-progress --out " + out2);
+  CHECK(r.code == 0);
+  const auto lines = jsonl(out2);
+  CHECK(lines.size() == 6);
+  int pair_games = 0;
+  for (const auto& l : lines) {
+    CHECK(l["game"] == "icebreaking");
+    CHECK(l["winner"] == (l["first"] == "a" ? "first" : "second"));  // b always plays a taken cell
+    pair_games += l["pair"] == lines[0]["pair"];
+  }
+  CHECK(pair_games == 2);
+  CHECK(contains(r.out, "a: W 6  D 0  L 0"));
+  CHECK(contains(r.out, "WW 3"));
+  CHECK(contains(r.out, "LOS"));
+
+  const auto out3 = path("t3.jsonl");
+  r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --agent " +
+              agent_cmd("icebreaking", "--fault taken --after 5") + " --agent " +
+              agent_cmd("icebreaking", "--fault taken --after 0") +
+              " --label strong --label middle --label weak --seeds 1-2 --no-progress --out " + out3);
+  CHECK(r.code == 0);
+  CHECK(jsonl(out3).size() == 12);
+  CHECK(contains(r.out, "ratings"));
+  CHECK(contains(r.out, "1  strong"));
+}
+
+TEST_CASE("tourney --sprt stops as soon as H1 is accepted") {
+  const auto out = path("sprt.jsonl");
+  // Every pair is WW for the first agent: the LLR for nElo 0 vs 100 crosses the upper bound
+  // (ln 9 = 2.20 for alpha = beta = 0.1) after a handful of pairs.
+  auto r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --agent " +
+                   agent_cmd("icebreaking", "--fault garbage --at-ready") +
+                   " --sprt elo0=0 elo1=100 alpha=0.1 beta=0.1 --seeds 1-200 -j 1 --no-progress --out " + out);
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "H1 accepted"));
+  const auto n = jsonl(out).size();
+  CHECK(n >= 2);
+  CHECK(n < 60);
+  r = run_tactica("merge " + out + " --sprt elo0=0 elo1=100 alpha=0.1 beta=0.1");
+  CHECK(contains(r.out, "H1 accepted"));
+}
+
+TEST_CASE("configs run through tactica-agent; suite files give the options") {
+  const auto cfg = temp_dir() / "mine.toml";
+  std::ofstream(cfg) << "# a config\ngame = \"hanpang\"\nstrategy = \"greedy\"\n";
+  const std::string env = "TACTICA_AGENT=" + std::string(TEST_AGENT);
+  auto r = run_tactica("judge hanpang --seed 1 --agent " + cfg.string(), env);
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, ", mine: score"));
+  r = run_tactica("judge icebreaking --seed 1 --first " + cfg.string() + " --second " + cfg.string(), env);
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "is for hanpang, not icebreaking"));
+  r = run_tactica("judge hanpang --seed 1 --agent " + cfg.string(), "TACTICA_AGENT=/nonexistent/tactica-agent");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "tactica-agent"));
+
+  const auto suite = temp_dir() / "suite.toml";
+  std::ofstream(suite) << "[bench]\nagent = [\"" << cfg.string() << "\", \"" << TEST_AGENT
+                       << " --game hanpang\"]\nseeds = \"1-2\"\nno-progress = true\n"
+                       << "[tourney]\nagent = [\"x\", \"y\"]\nsprt = \"elo0=0 elo1=5\"\n";
+  const auto out = path("suite.jsonl");
+  r = run_tactica("bench --suite " + suite.string() + " --out " + out, env);
+  CHECK(r.code == 0);
+  CHECK(jsonl(out).size() == 4);
+  CHECK(contains(r.out, "mine"));
+  // The command line takes precedence over the file.
+  const auto out2 = path("suite2.jsonl");
+  r = run_tactica("bench --suite " + suite.string() + " --seeds 3 --out " + out2, env);
+  CHECK(r.code == 0);
+  CHECK(jsonl(out2).size() == 2);
+}
+
+TEST_CASE("bad input: one line, non-zero exit") {
+  auto r = run_tactica("judge hanpang --seed 1 --agent /nonexistent/agent");
+  CHECK(r.code == 2);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(contains(r.err, "/nonexistent/agent"));
+  r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --seeds 5-1 --no-progress --out " + path("x.jsonl"));
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "seed"));
+  r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --shard 3/2 --no-progress --out " + path("y.jsonl"));
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "K/N"));
+  r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --sprt elo0=5 elo1=1 --no-progress --out " +
+              path("z.jsonl") + " --agent " + agent_cmd("icebreaking"));
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "elo0 < elo1"));
+  const auto junk = temp_dir() / "junk.jsonl";
+  std::ofstream(junk) << "{\"game\":\"hanpang\"}\nnot json\n";
+  r = run_tactica("merge " + junk.string());
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "junk.jsonl"));
+  r = run_tactica("judge hanpang --agent " + agent_cmd("hanpang"));
+  CHECK(r.code != 0);
+  CHECK(contains(r.err, "--seed"));
+}
+
+TEST_CASE("Ctrl-C: games stop, agents are killed, the results file stays valid") {
+  using namespace tactica::harness;
+  const auto out = path("int.jsonl");
+  const std::string marker = (temp_dir() / "int-marker").string();
+  auto p = Process::spawn({TACTICA_BIN, "bench", "--agent",
+                           std::string(TEST_AGENT) + " --game hanpang --fault sleep --after 2 --pidfile " + marker,
+                           "--seeds", "1-10", "-j", "2", "--no-progress", "--out", out},
+                          ProcessLimits{});
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  ::kill(p->pid(), SIGINT);
+  CHECK(p->wait_exit(std::chrono::seconds(10)));
+  REQUIRE(p->exit_status());
+  CHECK(p->exit_status()->code == 130);
+  p->drain_stderr();
+  CHECK(contains(p->stderr_tail(), "--resume"));
+  p->terminate();
+  // No test agent of that run is left.
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const auto cmdline = slurp(e.path() / "cmdline");
+    CHECK_MESSAGE(!contains(cmdline, marker), e.path().string());
+  }
+  std::ifstream in(out);
+  std::string line;
+  while (std::getline(in, line)) CHECK_NOTHROW(nlohmann::json::parse(line));
+}
+
+TEST_CASE("the CPU cap option reaches the judge") {
+  const auto r = run_tactica("judge icebreaking --seed 1 --json --cpu-ms 100 --first " +
+                             agent_cmd("icebreaking") + " --second " +
+                             agent_cmd("icebreaking", "--fault burn-per-move --ms 60"));
+  CHECK(r.code == 0);
+  const auto line = nlohmann::json::parse(r.out);
+  CHECK(line["verdict"] == "CPU_LIMIT");
+  CHECK(line["winner"] == "first");
+}
+
+TEST_CASE("the platform's limits are the defaults, and the real 5,000 ms CPU cap is enforced") {
+  const tactica::harness::Limits defaults;
+  CHECK(defaults.bank_ms == 5000);
+  CHECK(defaults.cpu_ms == 5000);
+  // Both sides spend about 4.3 s of their 5 s banks (120 ms a move); the second leaves eight
+  // children burning CPU, which reach 5,000 ms of CPU long before the game ends (about 2.5 s on
+  // two idle cores). On a machine so busy that they could not get 0.6 of a core over the game,
+  // the test cannot tell anything and says so instead.
+  double load = 0;
+  std::ifstream("/proc/loadavg") >> load;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (load > 2.0 * cores) {
+    MESSAGE("skipped the real-cap game: load average " << load << " on " << cores << " cores");
+    return;
+  }
+  const auto r = run_tactica("judge icebreaking --seed 1 --json --first " +
+                             agent_cmd("icebreaking", "--fault slow --ms 120") + " --second " +
+                             agent_cmd("icebreaking", "--fault slow --ms 120 --burn-children 8"));
+  CHECK(r.code == 0);
+  const auto line = nlohmann::json::parse(r.out);
+  CHECK(line["verdict"] == "CPU_LIMIT");
+  CHECK(line["winner"] == "first");
+  CHECK(contains(line["detail"].get<std::string>(), "5000 ms cap"));
+}

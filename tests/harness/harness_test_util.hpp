@@ -1,0 +1,60 @@
+// Helpers of the harness tests: the test agent (tests/harness/agents/test_agent.cpp), fast
+// limits, and checks that nothing is left behind.
+#pragma once
+
+#include <dirent.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "judge/judge.hpp"
+
+namespace harness_test {
+
+using tactica::harness::AgentSpec;
+using tactica::harness::Limits;
+
+// The test agent playing `game`, with extra arguments (e.g. {"--fault", "sleep"}).
+inline AgentSpec agent(const std::string& game, std::vector<std::string> args = {},
+                       const std::string& label = "test") {
+  AgentSpec a;
+  a.label = label;
+  a.argv = {TEST_AGENT, "--game", game};
+  a.argv.insert(a.argv.end(), args.begin(), args.end());
+  a.source = a.command();
+  return a;
+}
+
+// A short bank so that time-outs take a fraction of a second (the platform's is 5,000 ms).
+inline Limits limits(double bank_ms = 5000, double cpu_ms = 5000) {
+  Limits l;
+  l.bank_ms = bank_ms;
+  l.cpu_ms = cpu_ms;
+  return l;
+}
+
+// Children of this process (any thread): zero after every game means no zombie, no survivor.
+inline int child_count() {
+  int n = 0;
+  const std::string dir = "/proc/" + std::to_string(::getpid()) + "/task";
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return -1;
+  while (const dirent* e = ::readdir(d)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    std::ifstream in(dir + "/" + e->d_name + "/children");
+    int pid;
+    while (in >> pid) ++n;
+  }
+  ::closedir(d);
+  return n;
+}
+
+inline bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+}  // namespace harness_test

@@ -1,0 +1,68 @@
+// The judge's strict reading of agent answers: bytes, format, and how lines are quoted.
+#include <doctest/doctest.h>
+
+#include "judge/reply.hpp"
+#include "runner/runner.hpp"
+
+using namespace tactica::harness;
+
+TEST_CASE("bad bytes in an answer") {
+  CHECK(reply::check_bytes("PANG 3 4").empty());
+  CHECK(reply::check_bytes("").empty());
+  CHECK(reply::check_bytes("caf\xc3\xa9").empty());  // valid UTF-8 (the format check rejects it)
+  CHECK(reply::check_bytes("PANG 3 4\xff").find("invalid UTF-8 at byte 9") != std::string::npos);
+  CHECK(reply::check_bytes("\xc3\x28").find("invalid UTF-8") != std::string::npos);
+  CHECK(reply::check_bytes("\xc0\xaf").find("invalid UTF-8") != std::string::npos);        // overlong
+  CHECK(reply::check_bytes("\xed\xa0\x80").find("invalid UTF-8") != std::string::npos);    // surrogate
+  CHECK(reply::check_bytes("\xf4\x90\x80\x80").find("invalid UTF-8") != std::string::npos);  // > U+10FFFF
+  CHECK(reply::check_bytes("PANG 3 4\r").find("0x0d (CR) at byte 9") != std::string::npos);
+  CHECK(reply::check_bytes("PANG\t3 4").find("0x09 (TAB)") != std::string::npos);
+  CHECK(reply::check_bytes(std::string("PA\0NG", 5)).find("0x00") != std::string::npos);
+  CHECK(reply::check_bytes("PANG 3 4\x7f").find("DEL") != std::string::npos);
+}
+
+TEST_CASE("answer format: word and two integers, single spaces") {
+  int a = 0, b = 0;
+  CHECK(reply::parse_word_int_int("PANG 3 4", "PANG", a, b).empty());
+  CHECK(a == 3);
+  CHECK(b == 4);
+  CHECK(reply::parse_word_int_int("MOVE 0 8", "MOVE", a, b).empty());
+  CHECK(reply::parse_word_int_int("PANG -1 2", "PANG", a, b).empty());  // parsed; out of range later
+  CHECK(a == -1);
+  for (const char* bad : {"PANG  3 4", "PANG 3 4 ", " PANG 3 4", "PANG 3", "PANG 3 4 5", "PANG 3 x",
+                          "PANG 3.0 4", "pang 3 4", "MOVE 3 4", "PANG +3 4", "PANG 1234567890 1", "",
+                          "PANG"})
+    CHECK_MESSAGE(!reply::parse_word_int_int(bad, "PANG", a, b).empty(), bad);
+  CHECK(reply::expect_word("READY", "READY").empty());
+  CHECK(!reply::expect_word("READY ", "READY").empty());
+  CHECK(!reply::expect_word("ready", "READY").empty());
+  CHECK(reply::expect_word("", "OK").find("empty line") != std::string::npos);
+}
+
+TEST_CASE("quoting agent output for messages and logs") {
+  CHECK(reply::quote("PANG 1 2") == "PANG 1 2");
+  CHECK(reply::quote("a\tb\xff") == "a\\x09b\\xff");
+  CHECK(reply::quote(std::string(100, 'x'), 10) == "xxxxxxxxxx... (100 bytes)");
+}
+
+TEST_CASE("judge lines") {
+  CHECK(reply::turn_hanpang(4991, "12312312") == "TURN 4991 12312312");
+  CHECK(reply::turn_icebreaking(4990, 5000) == "TURN 4990 5000");
+  CHECK(reply::opp(4, 4, 10) == "OPP 4 4 10");
+}
+
+TEST_CASE("seed lists and shards") {
+  CHECK(parse_seeds("1-5") == std::vector<std::uint64_t>{1, 2, 3, 4, 5});
+  CHECK(parse_seeds("7, 3,10-11") == std::vector<std::uint64_t>{7, 3, 10, 11});
+  CHECK(parse_seeds("0") == std::vector<std::uint64_t>{0});
+  for (const char* bad : {"", "1-", "5-1", "a", "1,,2", "1-3,2", "-3"})
+    CHECK_THROWS_AS_MESSAGE(parse_seeds(bad), RunError, bad);
+  const Shard s = parse_shard("2/3");
+  CHECK(s.k == 2);
+  CHECK(s.n == 3);
+  CHECK(s.takes(1));
+  CHECK(s.takes(4));
+  CHECK_FALSE(s.takes(0));
+  for (const char* bad : {"0/3", "4/3", "1/0", "3", "a/b", "1/2/3"})
+    CHECK_THROWS_AS_MESSAGE(parse_shard(bad), RunError, bad);
+}
