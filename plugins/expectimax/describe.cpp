@@ -30,6 +30,7 @@ PluginInfo describe() {
       {"w_pool", T::real, 0, 0, 4, "evaluation: weight of the alternating sum of the cells left"},
       {"w_threat", T::real, 0, -2, 2, "evaluation: weight of the best capture open to the side to move"},
       {"w_plus", T::real, 0, 0, 4, "evaluation: weight of the alternating sum of the positive cells left"},
+      {"w_tempo", T::real, 0, 0, 2, "evaluation: weight of the side to move's best immediate gain"},
   };
   return info;
 }

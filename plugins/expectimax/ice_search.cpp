@@ -24,6 +24,7 @@ IceSearch::IceSearch(const IceParams& p) : p_(p), stack_(kMaxPly + 2) {
   w_pool_ = static_cast<int>(std::lround(p.w_pool * kUnit));
   w_threat_ = static_cast<int>(std::lround(p.w_threat * kUnit));
   w_plus_ = static_cast<int>(std::lround(p.w_plus * kUnit));
+  w_tempo_ = static_cast<int>(std::lround(p.w_tempo * kUnit));
 }
 
 void IceSearch::new_game(const icebreaking::Board& b) {
@@ -67,10 +68,16 @@ void IceSearch::check_limits() {
   if (deadline_ && deadline_->hard_expired()) stop_ = true;
 }
 
-int IceSearch::evaluate(u128 s) const {
+int IceSearch::evaluate(u128 s) {
   int v = 0;
   if (w_pool_) v += w_pool_ * ice::alternating_sum(board_, s);
   if (w_plus_) v += w_plus_ * ice::alternating_plus(board_, s);
+  if (w_tempo_) {
+    const int n = scanner_.scan(board_, s, facts_.data());
+    int best = 0;
+    for (int i = 0; i < n; ++i) best = std::max(best, static_cast<int>(facts_[i].gain));
+    v += w_tempo_ * best;
+  }
   if (w_threat_) {
     int best = 0;
     for (u128 t = s; t;) {

@@ -29,6 +29,7 @@ struct IceParams {
   double w_pool = 0.0;    // the alternating sum of the cells left ("pick from a pool" value)
   double w_threat = 0.0;  // the best capture now available to the side to move
   double w_plus = 0.0;    // the alternating sum of the positive cells left
+  double w_tempo = 0.0;   // the best immediate gain of the side to move (odd/even smoothing)
 };
 
 class IceSearch {
@@ -57,7 +58,7 @@ class IceSearch {
   int exact_value(u128 ice);
 
   // The static evaluation (kUnit per point) of an ice set, side to move's view.
-  int evaluate(u128 ice) const;
+  int evaluate(u128 ice);
 
  private:
   // 16 bytes. The ice set is stored whole (bits 0..63 in lo, 64..88 in the low 25 bits of
@@ -104,7 +105,7 @@ class IceSearch {
   std::uint64_t nodes_ = 0, budget_ = 0;
   const Deadline* deadline_ = nullptr;
   bool stop_ = false;
-  int w_pool_ = 0, w_threat_ = 0, w_plus_ = 0;  // weights in kUnit / 8 steps
+  int w_pool_ = 0, w_threat_ = 0, w_plus_ = 0, w_tempo_ = 0;  // weights in kUnit / 8 steps
 };
 
 }  // namespace tactica::plugins::expectimax

@@ -17,6 +17,7 @@ IceParams ice_params(const Params& p) {
   q.w_pool = p.real("w_pool");
   q.w_threat = p.real("w_threat");
   q.w_plus = p.real("w_plus");
+  q.w_tempo = p.real("w_tempo");
   return q;
 }
 
