@@ -117,8 +117,10 @@ class BeamIcebreaking final : public IcebreakingStrategy {
     }
   }
 
+  // Checked every 16 children: a child costs up to ~100 us (a reply with tied gains scans the
+  // board once per tie), so coarser checks could overrun a short hard limit.
   bool must_stop() {
-    if ((nodes_ & 255) != 0) return false;
+    if ((nodes_ & 15) != 0) return false;
     if (limits_->node_budget && nodes_ >= limits_->node_budget) return true;
     return limits_->deadline.hard_expired();
   }
@@ -203,7 +205,7 @@ class BeamIcebreaking final : public IcebreakingStrategy {
   std::vector<int> order_;
   const SearchLimits* limits_ = nullptr;
   std::uint64_t nodes_ = 0;
-  double rate_ = 5e5;  // nodes per second, measured on the clock (not used on a node budget)
+  double rate_ = 5e4;  // nodes per second, measured on the clock (not used on a node budget)
   SearchStats stats_;
 };
 
