@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "judge/judge.hpp"
+#ifdef TACTICA_HAVE_VIEWER
+#include "report/view.hpp"
+#endif
 
 namespace harness_test {
 
@@ -51,6 +54,15 @@ inline int child_count() {
   }
   ::closedir(d);
   return n;
+}
+
+// The replay passes the viewer's validation of docs/FORMATS.md (when the viewer is built).
+inline void check_replay(const nlohmann::json& replay) {
+#ifdef TACTICA_HAVE_VIEWER
+  CHECK_NOTHROW(tactica::report::validate_replay(replay, "judge replay"));
+#else
+  CHECK(replay.contains("format"));
+#endif
 }
 
 inline bool contains(const std::string& s, const std::string& part) {

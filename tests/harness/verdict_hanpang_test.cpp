@@ -40,6 +40,7 @@ TEST_CASE("a correct agent plays the run out, and the replay follows the rules")
   CHECK(child_count() == 0);
 
   const auto& rep = r.replay;
+  check_replay(rep);
   CHECK(rep["format"] == "tactica-replay/1");
   CHECK(rep["game"] == "hanpang");
   CHECK(rep["seed"] == 7);
@@ -84,6 +85,10 @@ TEST_CASE("INVALID keeps the score of the actions before it") {
     CHECK(r.score == kept);
     CHECK(contains(r.detail, "action 6"));
     CHECK(contains(r.detail, "HELLO WORLD"));
+    const auto with_replay =
+        judge_hanpang(agent("hanpang", {"--fault", "garbage", "--after", "5"}), 7, limits(), {nullptr, true});
+    check_replay(with_replay.replay);
+    CHECK(with_replay.replay["moves"].size() == 5);
   }
   SUBCASE("an empty cell") {
     const auto r = judge_fault("taken", 5);
@@ -176,8 +181,11 @@ TEST_CASE("TIME_LIMIT: the bank runs out, the late action is not applied") {
     CHECK(r.score > 0);
   }
   SUBCASE("never answers START") {
-    const auto r = judge_hanpang(agent("hanpang", {"--fault", "sleep", "--at-ready"}), 7, limits(200));
+    const auto r = judge_hanpang(agent("hanpang", {"--fault", "sleep", "--at-ready"}), 7, limits(200),
+                                 {nullptr, true});
     CHECK(r.verdict == "TIME_LIMIT");
+    check_replay(r.replay);
+    CHECK(r.replay["moves"].empty());
     CHECK(r.actions == 0);
     CHECK(contains(r.detail, "READY"));
   }

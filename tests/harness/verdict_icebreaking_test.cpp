@@ -17,6 +17,7 @@ IcebreakingResult judge_pair(const AgentSpec& a, const AgentSpec& b, Limits l = 
                              std::uint64_t seed = 5) {
   auto r = judge_icebreaking(a, b, seed, l, {nullptr, true});
   CHECK(child_count() == 0);
+  check_replay(r.replay);
   return r;
 }
 
