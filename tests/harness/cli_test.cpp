@@ -324,3 +324,26 @@ TEST_CASE("the platform's limits are the defaults, and the real 5,000 ms CPU cap
   CHECK(line["winner"] == "first");
   CHECK(contains(line["detail"].get<std::string>(), "5000 ms cap"));
 }
+
+TEST_CASE("plugins lists the modules tactica-agent would load") {
+  auto r = run_tactica("plugins --json");
+  CHECK(r.code == 0);
+  const auto list = nlohmann::json::parse(r.out);
+  CHECK(list.is_array());
+#ifdef TACTICA_HAVE_GREEDY_PLUGIN
+  bool found = false;
+  for (const auto& p : list)
+    if (p["name"] == "greedy") {
+      found = true;
+      CHECK(p["games"].contains("hanpang"));
+      CHECK(p["games"].contains("icebreaking"));
+    }
+  CHECK(found);
+  r = run_tactica("plugins --game icebreaking");
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "greedy, icebreaking"));
+  CHECK_FALSE(contains(r.out, "greedy, hanpang"));
+#endif
+  r = run_tactica("plugins --game chess");
+  CHECK(r.code != 0);
+}
