@@ -13,11 +13,11 @@ PluginInfo describe() {
   info.plays_hanpang = info.plays_icebreaking = true;
   info.hanpang_params = {
       {"depth", T::integer, 3, 1, 6, "our moves searched, the root's included"},
-      {"width", T::integer, 4, 1, 120, "moves expanded below the root at each decision node"},
-      {"root_width", T::integer, 8, 1, 120, "root moves expanded beyond depth 1"},
+      {"width", T::integer, 3, 1, 120, "moves expanded below the root at each decision node"},
+      {"root_width", T::integer, 12, 1, 120, "root moves expanded beyond depth 1"},
       {"samples", T::integer, 3, 1, 32, "sampled next rows per chance node"},
       {"iter_start", T::real, 0.5, 0.05, 1, "start another depth only before this fraction of the move's soft time"},
-      {"danger", T::real, -40, -1000, 0, "evaluation: per squared height above the danger line, per column"},
+      {"danger", T::real, -20, -1000, 0, "evaluation: per squared height above the danger line, per column"},
       {"group_sq", T::real, 2, 0, 8, "evaluation: per k^2 of every group of two or more"},
   };
   info.icebreaking_params = {

@@ -22,8 +22,8 @@ namespace tactica::plugins::expectimax {
 
 struct HanpangParams {
   int max_depth = 3;        // our moves looked at, the root's included
-  int width = 4;            // moves expanded below the root at each decision node
-  int root_width = 8;      // root moves expanded at depth >= 2
+  int width = 3;            // moves expanded below the root at each decision node
+  int root_width = 12;     // root moves expanded at depth >= 2
   int samples = 3;          // sampled rows per chance node
   double iter_start = 0.5;  // start another depth only before this fraction of the soft time
   common::HanpangWeights weights;
