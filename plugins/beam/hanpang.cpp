@@ -222,20 +222,9 @@ class BeamHanpang final : public HanpangStrategy {
     if (n > 0) partial_root_ = cur_[bi].root;
   }
 
-  // One search on one future (rows, or phantom rows if null): fills root_best_. False if
-  // stopped before it finished.
-  bool run_sample(const State& s, const Row* rows, int depth) {
-    Node root{s, 0.0, 0, -1};
-    int m = expand(&root, 1, rows ? &rows[0] : nullptr, true);
-    if (m < 0) return false;
-    int n = select(m);
-    note_partial(n);
-    for (int d = 1; d < depth; ++d) {
-      m = expand(cur_.data(), n, rows ? &rows[d] : nullptr, false);
-      if (m < 0) return false;
-      n = select(m);
-      note_partial(n);
-    }
+  // root_best_ from the beam in cur_: each root move's best leaf; a root move with no leaf left
+  // gets the worst leaf less one.
+  void score_roots(int n) {
     double worst = 1e300;
     for (int i = 0; i < n; ++i) worst = std::min(worst, cur_[i].value);
     for (int i = 0; i < nroots_; ++i) root_best_[i] = -1e300;
@@ -243,6 +232,30 @@ class BeamHanpang final : public HanpangStrategy {
       root_best_[cur_[i].root] = std::max(root_best_[cur_[i].root], cur_[i].value);
     for (int i = 0; i < nroots_; ++i)
       if (root_best_[i] == -1e300) root_best_[i] = worst - 1.0;
+  }
+
+  // One search on one future (rows, or phantom rows if null): fills root_best_. False if
+  // stopped before it finished. If every line of a layer is dead (overflow) while the layer
+  // before had live ones, the search ends there and judges by that layer: phantom rows cannot be
+  // removed, so a deep horizon can kill every line that real rows would let live.
+  bool run_sample(const State& s, const Row* rows, int depth) {
+    Node root{s, 0.0, 0, -1};
+    int m = expand(&root, 1, rows ? &rows[0] : nullptr, true);
+    if (m < 0) return false;
+    int n = select(m);
+    note_partial(n);
+    score_roots(n);
+    const double dead = cfg_.w.overflow / 2;
+    for (int d = 1; d < depth; ++d) {
+      m = expand(cur_.data(), n, rows ? &rows[d] : nullptr, false);
+      if (m < 0) return false;
+      n = select(m);
+      double top = -1e300;
+      for (int i = 0; i < n; ++i) top = std::max(top, cur_[i].value);
+      if (top < dead) break;  // keep the previous layer's judgement
+      note_partial(n);
+      score_roots(n);
+    }
     return true;
   }
 

@@ -171,7 +171,9 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
   using namespace hanpang;
   const double score = static_cast<double>(s.score);
   if (s.end == End::max_actions) return score;
-  if (s.end == End::overflow) return score + w.overflow;
+  // Dying later is better than dying sooner: a search whose horizon sees only dead lines keeps
+  // the one that lives longest (real rows may still open a way out).
+  if (s.end == End::overflow) return score + w.overflow + 1000.0 * s.actions;
   const int left = kMaxActions - s.actions;
   if (left <= w.endgame) {
     // Step 1. Few actions left: at most `left` more groups can be cashed, and a cashed group
