@@ -5,6 +5,8 @@
 // once). The output holds, in one translation unit:
 //   * a header comment: game, plugin and version, the resolved config, the Tactica version, the
 //     files inlined;
+//   * NDEBUG defined (unless it is), as in the Release build: asserts cost time and an assert
+//     that fires would end the game;
 //   * the standard and POSIX #includes of everything below, once, sorted;
 //   * core/src/*.cpp if any, the plugin's sources (plugins/<name>/*.cpp but plugin.cpp, sorted),
 //     the plugin's plugin.hpp and tactica/session.hpp, each project header inlined once at its

@@ -63,7 +63,10 @@ strategy_of() {
 fuse_one() {
   local config=$1 out=$2
   shift 2
-  "$bin/tactica" fuse --config "$config" --plugin-dir "$plugins" --out "$out" "$@" >/dev/null
+  "$bin/tactica" fuse --config "$config" --plugin-dir "$plugins" --out "$out" "$@" >/dev/null 2>"$out.log" ||
+    { cat "$out.log" >&2; return 1; }
+  # A module older than the sources fused: the two programs would not be the same code.
+  ! grep -q "newer than" "$out.log" || { cat "$out.log" >&2; echo "rebuild, then test again" >&2; return 1; }
   "$bin/tactica" fuse --config "$config" --plugin-dir "$plugins" --out - "$@" | cmp -s - "$out" ||
     { echo "fuse of $config is not reproducible" >&2; return 1; }
 }

@@ -227,6 +227,7 @@ TEST_CASE("fuse: every shipped config, reproducible and self-describing, nothing
     CHECK(r.text.find("[params]") != std::string::npos);
     CHECK(r.text.find("tactica::plugins::" + r.plugin + "::make_" + game + "(params)") != std::string::npos);
 
+    CHECK(r.text.find("#define NDEBUG") < r.text.find("#include <"));  // asserts off, as Release
     CHECK(count(r.text, kSource.string()) == 0);    // no absolute path
     CHECK(count(r.text, "#include \"") == 0);       // every project include inlined
     CHECK(count(r.text, "TACTICA_EXPORT_PLUGIN") == 0);
