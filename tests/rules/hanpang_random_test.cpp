@@ -19,7 +19,6 @@ constexpr int kScale = TACTICA_RULES_TEST_SCALE;
 
 using namespace tactica;
 using namespace tactica::hanpang;
-using RefGroups = std::vector<std::vector<ref::hanpang::Cell>>;
 
 // How a test game picks its move among the listed groups.
 enum class Policy {
@@ -81,33 +80,48 @@ int choose(Policy policy, const State& s, const GroupList& gl, const RowSource& 
 }
 
 void check_same(const State& s, const ref::hanpang::Game& g) {
-  REQUIRE(s.planes == test::planes_of(g));
-  REQUIRE(s.to_text() == g.text());
-  REQUIRE(s.score == g.score);
-  REQUIRE(s.actions == g.actions);
-  REQUIRE(s.end == test::to_engine_end(g.ending));
-  REQUIRE(s.tiles() == g.tiles());
+  RULES_ENSURE(s.planes == test::planes_of(g));
+  RULES_ENSURE(s.score == g.score);
+  RULES_ENSURE(s.actions == g.actions);
+  RULES_ENSURE(s.end == test::to_engine_end(g.ending));
+  RULES_ENSURE(s.tiles() == g.tiles());
 }
 
-// The engine's groups, each checked for consistency, as sorted reference cell lists.
-RefGroups engine_groups(const State& s, const GroupList& gl) {
-  RefGroups out;
+// The engine's groups against the reference's numbering of the tiles: each group consistent
+// (size, lowest cell, colour), all tiles of a group under one reference number, each number
+// used by exactly one group of the same size, and as many groups as numbers. That makes the two
+// partitions of the tiles into groups identical.
+void check_groups(const State& s, const GroupList& gl, const ref::hanpang::Game& g) {
+  int label[ref::hanpang::kRows][ref::hanpang::kCols];
+  const int n = g.label(label);
+  RULES_ENSURE(gl.size() == n);
+  RULES_ENSURE(s.group_count() == n);
+  int count[ref::hanpang::kRows * ref::hanpang::kCols] = {};
+  for (int r = 0; r < ref::hanpang::kRows; ++r)
+    for (int c = 0; c < ref::hanpang::kCols; ++c)
+      if (label[r][c] >= 0) ++count[label[r][c]];
+  bool used[ref::hanpang::kRows * ref::hanpang::kCols] = {};
   u128 covered = 0;
   for (const Group& grp : gl) {
-    REQUIRE(grp.cells != 0);
-    REQUIRE((grp.cells & covered) == 0);
+    RULES_ENSURE(grp.cells != 0);
+    RULES_ENSURE((grp.cells & covered) == 0);
     covered |= grp.cells;
-    REQUIRE(grp.size == popcount(grp.cells));
-    REQUIRE(grp.rep == lowest_bit(grp.cells));
-    REQUIRE(grp.colour >= 1);
-    REQUIRE(grp.colour <= 3);
-    REQUIRE((grp.cells & ~s.planes[grp.colour - 1]) == 0);
-    out.push_back(test::ref_cells(grp.cells));
+    RULES_ENSURE(grp.size == popcount(grp.cells));
+    RULES_ENSURE(grp.rep == lowest_bit(grp.cells));
+    RULES_ENSURE(grp.colour >= 1 && grp.colour <= 3);
+    RULES_ENSURE((grp.cells & ~s.planes[grp.colour - 1]) == 0);
+    const auto rep = test::to_ref_cell(grp.rep);
+    const int l = label[rep.row][rep.col];
+    RULES_ENSURE(l >= 0);
+    RULES_ENSURE(!used[l]);
+    used[l] = true;
+    RULES_ENSURE(count[l] == grp.size);
+    for (int x : bits{grp.cells}) {
+      const auto rc = test::to_ref_cell(x);
+      RULES_ENSURE(label[rc.row][rc.col] == l);
+    }
   }
-  REQUIRE(covered == s.occupied());
-  REQUIRE(s.group_count() == gl.size());
-  std::sort(out.begin(), out.end());
-  return out;
+  RULES_ENSURE(covered == s.occupied());
 }
 
 struct Tally {
@@ -128,35 +142,33 @@ void differential_game(std::uint64_t seed, Policy policy, Rng& rng, Tally& tally
     CAPTURE(s.actions);
     // The legal moves: the same set of groups.
     s.groups(gl);
-    RefGroups mine = engine_groups(s, gl);
-    RefGroups theirs = g.groups();
-    std::sort(theirs.begin(), theirs.end());
-    REQUIRE(mine == theirs);
+    check_groups(s, gl, g);
     // The chosen move, on both; alternately through play(cell) and remove(cells).
     const Group& grp = gl[choose(policy, s, gl, rows, rng)];
     const bool predicted = s.overflows(grp.cells) && s.actions + 1 < kMaxActions;
     // Any cell of a group selects it: alternately its representative and another member.
     const u128 others = grp.cells & (grp.cells - 1);
     const int chosen = (s.actions % 2 && others) ? lowest_bit(others) : grp.rep;
-    REQUIRE(s.group_at(chosen) == grp.cells);
+    RULES_ENSURE(s.group_at(chosen) == grp.cells);
     const int points = (s.actions % 3 == 0) ? s.remove(grp.cells) : s.play(chosen);
     const auto rc = test::to_ref_cell(chosen);
-    REQUIRE(g.play(rc.row, rc.col) == points);
-    REQUIRE(points == grp.size * grp.size);
-    REQUIRE(predicted == (s.end == End::overflow));
+    RULES_ENSURE(g.play(rc.row, rc.col) == points);
+    RULES_ENSURE(points == grp.size * grp.size);
+    RULES_ENSURE(predicted == (s.end == End::overflow));
     check_same(s, g);
     ++tally.moves;
     if (s.over()) break;
     const Row next = rows.next();
-    REQUIRE(s.push_row(next));
+    RULES_ENSURE(s.push_row(next));
     g.push_row(test::colours_of(next));
     check_same(s, g);
   }
-  REQUIRE(g.over());
+  RULES_ENSURE(g.over());
+  RULES_ENSURE(s.to_text() == g.text());
   ++tally.games;
   tally.overflow += s.end == End::overflow;
   tally.max_actions += s.end == End::max_actions;
-  if (s.end == End::max_actions) REQUIRE(s.actions == kMaxActions);
+  if (s.end == End::max_actions) RULES_ENSURE(s.actions == kMaxActions);
 }
 
 TEST_CASE("hanpang differential: 2,000 uniformly random games") {
@@ -193,12 +205,12 @@ TEST_CASE("hanpang differential: long games that reach the 200-action end") {
 // Tiles in (8 per row) = tiles removed + tiles on the board; columns packed from the bottom;
 // no bit outside the board; colour planes disjoint; score = sum of k^2.
 void check_invariants(const State& s, long tiles_in, long tiles_removed, std::int64_t squares) {
-  REQUIRE(tiles_in == tiles_removed + s.tiles());
-  REQUIRE(s.score == squares);
-  REQUIRE((s.occupied() & ~kValid) == 0);
-  REQUIRE((s.planes[0] & s.planes[1]) == 0);
-  REQUIRE((s.planes[0] & s.planes[2]) == 0);
-  REQUIRE((s.planes[1] & s.planes[2]) == 0);
+  RULES_ENSURE(tiles_in == tiles_removed + s.tiles());
+  RULES_ENSURE(s.score == squares);
+  RULES_ENSURE((s.occupied() & ~kValid) == 0);
+  RULES_ENSURE((s.planes[0] & s.planes[1]) == 0);
+  RULES_ENSURE((s.planes[0] & s.planes[2]) == 0);
+  RULES_ENSURE((s.planes[1] & s.planes[2]) == 0);
   bool floating = false;  // a tile above an empty cell
   for (int col = 0; col < kCols; ++col) {
     bool gap = false;
@@ -208,7 +220,7 @@ void check_invariants(const State& s, long tiles_in, long tiles_removed, std::in
       gap = gap || !tile;
     }
   }
-  REQUIRE_FALSE(floating);
+  RULES_ENSURE(!floating);
 }
 
 TEST_CASE("hanpang invariants: 10,000 random games") {
@@ -227,24 +239,24 @@ TEST_CASE("hanpang invariants: 10,000 random games") {
     const bool biased = seed % 10 == 0;  // some longer games: mostly the largest safe group
     while (!s.over()) {
       s.groups(gl);
-      REQUIRE(gl.size() > 0);
+      RULES_ENSURE(gl.size() > 0);
       const int c = biased && rng.below(4) != 0
                         ? fallback_move(s)
                         : gl[static_cast<int>(rng.below(static_cast<std::uint32_t>(gl.size())))].rep;
       const int k = popcount(s.group_at(c));
-      REQUIRE(s.play(c) == k * k);
+      RULES_ENSURE(s.play(c) == k * k);
       removed += k;
       squares += static_cast<std::int64_t>(k) * k;
       ++moves;
       check_invariants(s, in, removed, squares);
       if (s.over()) break;
-      REQUIRE(s.push_row(rows.next()));
+      RULES_ENSURE(s.push_row(rows.next()));
       in += kCols;
       check_invariants(s, in, removed, squares);
     }
     // The game ended for a reason the rules give.
-    if (s.end == End::overflow) REQUIRE(s.max_height() == kRows);
-    else REQUIRE(s.actions == kMaxActions);
+    if (s.end == End::overflow) RULES_ENSURE(s.max_height() == kRows);
+    else RULES_ENSURE(s.actions == kMaxActions);
   }
   MESSAGE("invariants: ", 10000 / kScale, " games, ", moves, " moves");
 }

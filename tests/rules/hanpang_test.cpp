@@ -343,6 +343,11 @@ TEST_CASE("hanpang: group listing gives each group once with its size, colour an
   CHECK(seen == s.occupied());
   // 1s: {col0 x3, col1 top}, {col5}; 2s: {col1, col2 x2 each}; 3s: {col3,col4}, {col6 x2, col7}.
   CHECK(gl.size() == 5);
+  // The reference lists the same groups.
+  const auto ref_groups = reference_of(s).groups();
+  CHECK(ref_groups.size() == 5u);
+  for (const auto& rg : ref_groups)
+    CHECK(test::ref_cells(s.group_at(from_protocol(rg[0].row + 1, rg[0].col + 1))) == rg);
   CHECK(s.group_at(cell(0, 5)) == 0);  // an empty cell has no group
 }
 

@@ -32,13 +32,13 @@ int choose(Policy policy, const Board& b, const Position& p, const MoveList& ml,
 
 void check_same(const Position& p, const ref::icebreaking::Game& g) {
   const auto sets = test::sets_of(g);
-  REQUIRE(p.ice == sets.ice);
-  REQUIRE(p.owned[A] == sets.first);
-  REQUIRE(p.owned[B] == sets.second);
-  REQUIRE(p.total[A] == g.total[0]);
-  REQUIRE(p.total[B] == g.total[1]);
-  REQUIRE(static_cast<int>(p.to_move) == g.to_move);
-  REQUIRE(p.over() == g.over());
+  RULES_ENSURE(p.ice == sets.ice);
+  RULES_ENSURE(p.owned[A] == sets.first);
+  RULES_ENSURE(p.owned[B] == sets.second);
+  RULES_ENSURE(p.total[A] == g.total[0]);
+  RULES_ENSURE(p.total[B] == g.total[1]);
+  RULES_ENSURE(static_cast<int>(p.to_move) == g.to_move);
+  RULES_ENSURE(p.over() == g.over());
 }
 
 struct Tally {
@@ -57,21 +57,21 @@ void differential_game(std::uint64_t seed, Policy policy, Rng& rng, Tally& t) {
     // The legal moves: the same empty cells (both in row-major order).
     p.moves(ml);
     const auto theirs = g.moves();
-    REQUIRE(ml.size() == static_cast<int>(theirs.size()));
-    for (int i = 0; i < ml.size(); ++i) REQUIRE(test::to_ref_cell_ib(ml[i]) == theirs[i]);
+    RULES_ENSURE(ml.size() == static_cast<int>(theirs.size()));
+    for (int i = 0; i < ml.size(); ++i) RULES_ENSURE(test::to_ref_cell_ib(ml[i]) == theirs[i]);
     const int c = choose(policy, b, p, ml, rng);
     const u128 predicted = p.captures(c);
     const MoveResult mine = p.play(b, c);
     const auto theirs_result = g.play(row_of(c), col_of(c));
-    REQUIRE(mine.captured == predicted);
-    REQUIRE(mine.gain == theirs_result.gain);
-    REQUIRE(test::ref_cells_ib(mine.captured) == theirs_result.captured);
+    RULES_ENSURE(mine.captured == predicted);
+    RULES_ENSURE(mine.gain == theirs_result.gain);
+    RULES_ENSURE(test::ref_cells_ib(mine.captured) == theirs_result.captured);
     check_same(p, g);
     ++t.moves;
     t.captures += mine.captured != 0;
     t.captured_cells += popcount(mine.captured);
   }
-  REQUIRE(p.leader() == g.leader());
+  RULES_ENSURE(p.leader() == g.leader());
   ++t.games;
 }
 
@@ -97,17 +97,17 @@ TEST_CASE("icebreaking differential: games biased toward captures") {
 // Every cell is exactly one of hole, empty ice, A's, B's; each total is the sum of the scores
 // of the cells that side owns (summed cell by cell, not with the engine's score masks).
 void check_invariants(const Board& b, const Position& p) {
-  REQUIRE((p.ice | p.owned[A] | p.owned[B] | b.holes) == kAll);
-  REQUIRE((p.ice & p.owned[A]) == 0);
-  REQUIRE((p.ice & p.owned[B]) == 0);
-  REQUIRE((p.owned[A] & p.owned[B]) == 0);
-  REQUIRE(((p.ice | p.owned[A] | p.owned[B]) & b.holes) == 0);
+  RULES_ENSURE((p.ice | p.owned[A] | p.owned[B] | b.holes) == kAll);
+  RULES_ENSURE((p.ice & p.owned[A]) == 0);
+  RULES_ENSURE((p.ice & p.owned[B]) == 0);
+  RULES_ENSURE((p.owned[A] & p.owned[B]) == 0);
+  RULES_ENSURE(((p.ice | p.owned[A] | p.owned[B]) & b.holes) == 0);
   for (int side : {0, 1}) {
     int sum = 0;
     for (int r = 0; r < kSize; ++r)
       for (int c = 0; c < kSize; ++c)
         if (p.owned[side] & bit128(cell(r, c))) sum += b.score[cell(r, c)];
-    REQUIRE(p.total[side] == sum);
+    RULES_ENSURE(p.total[side] == sum);
   }
 }
 
@@ -124,18 +124,18 @@ TEST_CASE("icebreaking invariants: 10,000 random games") {
     int ply = 0;
     while (!p.over()) {
       p.moves(ml);
-      REQUIRE(ml.size() == popcount(p.ice));
+      RULES_ENSURE(ml.size() == popcount(p.ice));
       const int c = ml[static_cast<int>(rng.below(static_cast<std::uint32_t>(ml.size())))];
       const int before = popcount(p.ice);
       const MoveResult res = p.play(b, c);
       // A move takes the chosen cell and the captured cells, nothing else.
-      REQUIRE(popcount(p.ice) == before - 1 - popcount(res.captured));
+      RULES_ENSURE(popcount(p.ice) == before - 1 - popcount(res.captured));
       ++ply;
       ++moves;
       if (seed % 16 == 0) check_invariants(b, p);
     }
-    REQUIRE(p.ply == ply);
-    REQUIRE(p.ice == 0);
+    RULES_ENSURE(p.ply == ply);
+    RULES_ENSURE(p.ice == 0);
     check_invariants(b, p);
     (p.leader() > 0 ? a_wins : p.leader() < 0 ? b_wins : draws)++;
   }

@@ -94,6 +94,35 @@ struct Game {
     return out;
   }
 
+  // Numbers the groups 0..n-1 in scan order (breadth-first search from each unnumbered tile)
+  // and writes each tile's number into `label` (-1 for an empty cell); returns n.
+  int label(int out[kRows][kCols]) const {
+    for (int r = 0; r < kRows; ++r)
+      for (int c = 0; c < kCols; ++c) out[r][c] = -1;
+    int n = 0;
+    for (int r = 0; r < kRows; ++r)
+      for (int c = 0; c < kCols; ++c) {
+        if (grid[r][c] == 0 || out[r][c] != -1) continue;
+        Cell queue[kRows * kCols];
+        int head = 0, tail = 0;
+        queue[tail++] = {r, c};
+        out[r][c] = n;
+        while (head < tail) {
+          const Cell x = queue[head++];
+          const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+          for (int d = 0; d < 4; ++d) {
+            const int y = x.row + dr[d], z = x.col + dc[d];
+            if (y < 0 || y >= kRows || z < 0 || z >= kCols) continue;
+            if (out[y][z] != -1 || grid[y][z] != grid[r][c]) continue;
+            out[y][z] = n;
+            queue[tail++] = {y, z};
+          }
+        }
+        ++n;
+      }
+    return n;
+  }
+
   // The turn: remove the group at (row, col), let each column fall, score k^2, count the action,
   // then the end rules (the 200th action; a full column that the next row would push out).
   int play(int row, int col) {

@@ -63,7 +63,12 @@ struct Game {
         if (owner[r][c] == kIce) out.push_back({r, c});
     return out;
   }
-  bool over() const { return moves().empty(); }
+  bool over() const {
+    for (int r = 0; r < kSize; ++r)
+      for (int c = 0; c < kSize; ++c)
+        if (owner[r][c] == kIce) return false;
+    return true;
+  }
 
   // Breadth-first search over empty ice from (row, col), limited to cells with allowed == true.
   std::vector<Cell> component(int row, int col, const bool allowed[kSize][kSize]) const {

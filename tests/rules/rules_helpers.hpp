@@ -16,6 +16,14 @@
 #include "tactica/hanpang.hpp"
 #include "tactica/icebreaking.hpp"
 
+// REQUIRE for hot loops: one branch when the condition holds (doctest's assertion bookkeeping
+// costs about a microsecond in a debug build, and the random-game tests check millions of
+// conditions). On failure it stops the test case like REQUIRE, naming the condition.
+#define RULES_ENSURE(...)                                   \
+  do {                                                      \
+    if (!(__VA_ARGS__)) FAIL("RULES_ENSURE( " #__VA_ARGS__ " )"); \
+  } while (false)
+
 namespace tactica::test {
 
 // ---- Hanpang --------------------------------------------------------------------------------
