@@ -15,8 +15,8 @@ PluginInfo describe() {
       "(Icebreaking)";
   info.plays_hanpang = info.plays_icebreaking = true;
   info.hanpang_params = {
-      {"width", ParamType::integer, 24, 1, 2000, "beam width per depth"},
-      {"depth", ParamType::integer, 6, 1, 50, "our moves searched ahead on each sampled future"},
+      {"width", ParamType::integer, 64, 1, 2000, "beam width per depth"},
+      {"depth", ParamType::integer, 8, 1, 50, "our moves searched ahead on each sampled future"},
       {"samples", ParamType::integer, 32, 1, 1000,
        "most sampled futures per move (fewer when time runs out)"},
       {"min_samples", ParamType::integer, 2, 1, 100,

@@ -24,8 +24,8 @@ using namespace tactica::hanpang;
 using common::HanpangWeights;
 
 struct Config {
-  int width = 24;        // widest beam; narrower when the time or budget would not allow
-  int depth = 6;         // our moves ahead
+  int width = 64;        // widest beam; narrower when the time or budget would not allow
+  int depth = 8;         // our moves ahead
   int max_samples = 32;  // sampled futures per move at most
   int min_samples = 2;   // the width is cut so that about this many samples fit the budget
   bool phantom = true;   // one search with phantom rows (unknown colours) instead of samples
