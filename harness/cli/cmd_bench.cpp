@@ -28,7 +28,9 @@ int run_bench(const BenchOptions& o) {
   const auto shard = o.run.shard.empty() ? harness::Shard{} : harness::parse_shard(o.run.shard);
   const auto limits = o.limits.limits();
   const bool resume = !o.run.resume.empty();
-  const std::string path = resume ? o.run.resume : !o.run.out.empty() ? o.run.out : default_results_path("bench");
+  const std::string path = resume               ? o.run.resume
+                           : !o.run.out.empty() ? o.run.out
+                                                : default_results_path("bench");
 
   // Step 1. What the results file already holds (with --resume).
   std::vector<harness::BenchRecord> records;
@@ -38,8 +40,9 @@ int run_bench(const BenchOptions& o) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
       auto r = harness::bench_record(lines[i], path + ": result " + std::to_string(i + 1));
       if (std::find(names.begin(), names.end(), r.agent) == names.end())
-        throw harness::RunError(path + " holds results of agent '" + r.agent +
-                                "', which is not in this run: resume with the same --agent and --label list");
+        throw harness::RunError(
+            path + " holds results of agent '" + r.agent +
+            "', which is not in this run: resume with the same --agent and --label list");
       done.insert({r.agent, r.seed});
       records.push_back(std::move(r));
     }
@@ -57,12 +60,15 @@ int run_bench(const BenchOptions& o) {
     for (std::size_t a = 0; a < agents.size(); ++a)
       if (!done.count({names[a], seeds[si]})) jobs.push_back({a, seeds[si]});
   }
-  if (auto w = harness::workers_warning(o.run.workers); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
-  std::fprintf(stderr, "bench: %zu games (%zu agents, %zu seeds%s%s) on %d workers, results in %s\n",
-               jobs.size(), agents.size(), seeds.size(),
-               shard.n > 1 ? (", shard " + std::to_string(shard.k) + "/" + std::to_string(shard.n)).c_str() : "",
-               done.empty() ? "" : (", " + std::to_string(done.size()) + " already done").c_str(),
-               o.run.workers, path.c_str());
+  if (auto w = harness::workers_warning(o.run.workers); !w.empty())
+    std::fprintf(stderr, "%s\n", w.c_str());
+  std::fprintf(
+      stderr, "bench: %zu games (%zu agents, %zu seeds%s%s) on %d workers, results in %s\n",
+      jobs.size(), agents.size(), seeds.size(),
+      shard.n > 1 ? (", shard " + std::to_string(shard.k) + "/" + std::to_string(shard.n)).c_str()
+                  : "",
+      done.empty() ? "" : (", " + std::to_string(done.size()) + " already done").c_str(),
+      o.run.workers, path.c_str());
 
   // Step 3. Play.
   std::unique_ptr<harness::Progress> progress;
@@ -77,8 +83,9 @@ int run_bench(const BenchOptions& o) {
           write_json_file(o.run.replay_dir + "/hanpang-" + file_safe(names[job.agent]) + "-seed" +
                               std::to_string(job.seed) + ".json",
                           r.replay);
-        return harness::to_json(harness::BenchRecord{names[job.agent], static_cast<int>(job.agent), job.seed,
-                                                     r.score, r.actions, r.verdict, r.time_ms, r.detail});
+        return harness::to_json(harness::BenchRecord{names[job.agent], static_cast<int>(job.agent),
+                                                     job.seed, r.score, r.actions, r.verdict,
+                                                     r.time_ms, r.detail});
       },
       [&](std::size_t, const nlohmann::json& line) {
         writer.append(line);
@@ -90,8 +97,10 @@ int run_bench(const BenchOptions& o) {
   std::printf("%s", report::bench_report(records, names).c_str());
   if (!o.plot.empty()) report::write_bench_plot(o.plot, records);
   if (status == harness::RunStatus::interrupted) {
-    std::fprintf(stderr, "interrupted: %zu games are in %s; continue with the same command and --resume %s\n",
-                 records.size(), path.c_str(), path.c_str());
+    std::fprintf(
+        stderr,
+        "interrupted: %zu games are in %s; continue with the same command and --resume %s\n",
+        records.size(), path.c_str(), path.c_str());
     return 130;
   }
   std::fprintf(stderr, "results: %s\n", path.c_str());
@@ -103,14 +112,17 @@ int run_bench(const BenchOptions& o) {
 void register_bench(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<BenchOptions>();
   auto* b = app.add_subcommand(
-      "bench", "Hanpang seed runs: every agent on the same seeds; scores with confidence intervals "
-               "and paired differences against the first agent");
+      "bench",
+      "Hanpang seed runs: every agent on the same seeds; scores with confidence intervals "
+      "and paired differences against the first agent");
   b->add_option("-a,--agent", o->agents,
                 "AGENT (repeat): a config (.toml), an executable, a .py file or a command line")
       ->required();
   b->add_option("--label", o->labels, "names for the agents, in order (default: from AGENT)");
-  b->add_option("-s,--seeds", o->seeds, "seeds, e.g. 1-30 or 1,5,9 (default 1-30, as on the platform)");
-  b->add_option("--plot", o->plot, "also draw each agent's score per seed and its scoreSum as an SVG file");
+  b->add_option("-s,--seeds", o->seeds,
+                "seeds, e.g. 1-30 or 1,5,9 (default 1-30, as on the platform)");
+  b->add_option("--plot", o->plot,
+                "also draw each agent's score per seed and its scoreSum as an SVG file");
   b->fallthrough();  // --suite FILE (see main.cpp) may follow the subcommand
   o->run.add(b, "bench");
   o->limits.add(b);

@@ -18,19 +18,22 @@ struct JudgeOptions {
 // Plays one game through the runner, so Ctrl-C stops it cleanly (agents killed, nothing left).
 template <class Play>
 int play_one(const Play& play) {
-  harness::run_jobs(1, 1, [&](std::size_t, const std::atomic<bool>& abort) { return play(abort); },
-                    [](std::size_t, const nlohmann::json&) { return true; }, nullptr);
+  harness::run_jobs(
+      1, 1, [&](std::size_t, const std::atomic<bool>& abort) { return play(abort); },
+      [](std::size_t, const nlohmann::json&) { return true; }, nullptr);
   return 0;
 }
 
 }  // namespace
 
 void register_judge(CLI::App& app, Context& ctx) {
-  auto* judge = app.add_subcommand("judge", "play one game under the platform's limits and print the result");
+  auto* judge =
+      app.add_subcommand("judge", "play one game under the platform's limits and print the result");
   judge->require_subcommand(1);
   auto o = std::make_shared<JudgeOptions>();
 
-  auto* h = judge->add_subcommand("hanpang", "one Hanpang run: tactica judge hanpang --seed N --agent AGENT");
+  auto* h = judge->add_subcommand("hanpang",
+                                  "one Hanpang run: tactica judge hanpang --seed N --agent AGENT");
   h->add_option("--seed", o->seed, "the seed of the rows")->required();
   h->add_option("--agent", o->agent,
                 "AGENT: a config (.toml, run by tactica-agent), an executable, a .py file, or a "
@@ -42,9 +45,10 @@ void register_judge(CLI::App& app, Context& ctx) {
   o->limits.add(h);
   h->callback([o, &ctx] {
     guarded(ctx, "judge", [&] {
-      auto agents = resolve_agents({o->agent}, o->label.empty() ? std::vector<std::string>{}
-                                                                : std::vector<std::string>{o->label},
-                                   "hanpang");
+      auto agents = resolve_agents(
+          {o->agent},
+          o->label.empty() ? std::vector<std::string>{} : std::vector<std::string>{o->label},
+          "hanpang");
       const auto limits = o->limits.limits();
       harness::HanpangResult result;
       bool played = false;
@@ -59,9 +63,13 @@ void register_judge(CLI::App& app, Context& ctx) {
       }
       if (!o->replay.empty()) write_json_file(o->replay, result.replay);
       if (o->json) {
-        harness::BenchRecord r{agents[0].label, 0, o->seed, result.score, result.actions,
-                               result.verdict, result.time_ms, result.detail};
-        std::printf("%s\n", harness::to_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        harness::BenchRecord r{agents[0].label, 0,
+                               o->seed,         result.score,
+                               result.actions,  result.verdict,
+                               result.time_ms,  result.detail};
+        std::printf("%s\n", harness::to_json(r)
+                                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                                .c_str());
       } else {
         std::printf("%s\n", harness::summary_line(result, agents[0].label, o->seed).c_str());
       }
@@ -70,12 +78,14 @@ void register_judge(CLI::App& app, Context& ctx) {
   });
 
   auto* ib = judge->add_subcommand(
-      "icebreaking", "one Icebreaking game: tactica judge icebreaking --seed N --first AGENT --second AGENT");
+      "icebreaking",
+      "one Icebreaking game: tactica judge icebreaking --seed N --first AGENT --second AGENT");
   ib->add_option("--seed", o->seed, "the seed of the board")->required();
   ib->add_option("--first", o->first, "AGENT playing first (a)")->required();
   ib->add_option("--second", o->second, "AGENT playing second (b)")->required();
   ib->add_option("--first-label", o->first_label, "the first agent's name (default: from AGENT)");
-  ib->add_option("--second-label", o->second_label, "the second agent's name (default: from AGENT)");
+  ib->add_option("--second-label", o->second_label,
+                 "the second agent's name (default: from AGENT)");
   ib->add_option("--replay", o->replay, "write the whole game as a JSON replay (docs/FORMATS.md)");
   ib->add_flag("--json", o->json, "print the result as a results line (JSON) instead of text");
   o->limits.add(ib);
@@ -113,9 +123,13 @@ void register_judge(CLI::App& app, Context& ctx) {
         r.verdict = result.verdict;
         r.time_ms = result.time_ms;
         r.detail = result.detail;
-        std::printf("%s\n", harness::to_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        std::printf("%s\n", harness::to_json(r)
+                                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                                .c_str());
       } else {
-        std::printf("%s\n", harness::summary_line(result, agents[0].label, agents[1].label, o->seed).c_str());
+        std::printf(
+            "%s\n",
+            harness::summary_line(result, agents[0].label, agents[1].label, o->seed).c_str());
       }
       return 0;
     });

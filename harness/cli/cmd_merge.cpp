@@ -25,8 +25,10 @@ std::vector<std::string> order_agents(const std::vector<std::pair<int, std::stri
     const auto& [index, label] = seen[i];
     auto it = rank.find(label);
     const int idx = index < 0 ? 1 << 30 : index;
-    if (it == rank.end()) rank[label] = {idx, i};
-    else it->second.first = std::min(it->second.first, idx);
+    if (it == rank.end())
+      rank[label] = {idx, i};
+    else
+      it->second.first = std::min(it->second.first, idx);
   }
   std::vector<std::pair<std::pair<int, std::size_t>, std::string>> v;
   for (const auto& [label, r] : rank) v.push_back({r, label});
@@ -84,13 +86,15 @@ int run_merge(const MergeOptions& o, bool sprt_given) {
       kept.push_back(lines[i]);
     }
     const auto agents = order_agents(seen);
-    if (sprt && agents.size() != 2) throw harness::RunError("--sprt needs results of exactly two agents");
+    if (sprt && agents.size() != 2)
+      throw harness::RunError("--sprt needs results of exactly two agents");
     report = report::tourney_report(records, agents, sprt);
   } else {
     throw harness::RunError(where[0] + ": unknown game " + lines[0]["game"].dump());
   }
   if (duplicates)
-    std::fprintf(stderr, "merge: %zu games appeared more than once; each is counted once\n", duplicates);
+    std::fprintf(stderr, "merge: %zu games appeared more than once; each is counted once\n",
+                 duplicates);
   if (!o.out.empty()) {
     harness::ResultsWriter w(o.out, false);
     for (const auto& l : kept) w.append(l);
@@ -106,11 +110,15 @@ void register_merge(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<MergeOptions>();
   auto* m = app.add_subcommand(
       "merge", "join results files (e.g. the shards of a job array) into one report and file");
-  m->add_option("files", o->files, "results files (JSON Lines) of one game")->required()->check(CLI::ExistingFile);
+  m->add_option("files", o->files, "results files (JSON Lines) of one game")
+      ->required()
+      ->check(CLI::ExistingFile);
   m->add_option("-o,--out", o->out, "also write the joined results to this new file");
-  auto* sprt = m->add_option("--sprt", o->sprt, "show the SPRT state: elo0=0 elo1=10 alpha=0.05 beta=0.05")
-                   ->expected(1, 4);
-  m->callback([o, sprt, &ctx] { guarded(ctx, "merge", [&] { return run_merge(*o, sprt->count() > 0); }); });
+  auto* sprt =
+      m->add_option("--sprt", o->sprt, "show the SPRT state: elo0=0 elo1=10 alpha=0.05 beta=0.05")
+          ->expected(1, 4);
+  m->callback(
+      [o, sprt, &ctx] { guarded(ctx, "merge", [&] { return run_merge(*o, sprt->count() > 0); }); });
 }
 
 }  // namespace tactica::cli

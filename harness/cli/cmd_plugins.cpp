@@ -18,9 +18,12 @@ struct PluginsOptions {
 
 const char* type_name(ParamType t) {
   switch (t) {
-    case ParamType::integer: return "int";
-    case ParamType::real: return "real";
-    case ParamType::boolean: return "bool";
+    case ParamType::integer:
+      return "int";
+    case ParamType::real:
+      return "real";
+    case ParamType::boolean:
+      return "bool";
   }
   return "?";
 }
@@ -44,7 +47,9 @@ int run_plugins(const PluginsOptions& o) {
   if (o.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& f : found) {
-      nlohmann::json p = {{"name", f.name}, {"file", f.file.string()}, {"origin", f.origin},
+      nlohmann::json p = {{"name", f.name},
+                          {"file", f.file.string()},
+                          {"origin", f.origin},
                           {"shadowed", f.shadowed}};
       if (!f.info) {
         p["error"] = f.error;
@@ -55,8 +60,12 @@ int run_plugins(const PluginsOptions& o) {
           if (!f.info->plays(g)) continue;
           nlohmann::json params = nlohmann::json::array();
           for (const auto& s : f.info->params(g))
-            params.push_back({{"name", s.name}, {"type", type_name(s.type)}, {"default", s.default_value},
-                              {"min", s.min}, {"max", s.max}, {"help", s.help}});
+            params.push_back({{"name", s.name},
+                              {"type", type_name(s.type)},
+                              {"default", s.default_value},
+                              {"min", s.min},
+                              {"max", s.max},
+                              {"help", s.help}});
           p["games"][game_name(g)] = params;
         }
       }
@@ -68,7 +77,8 @@ int run_plugins(const PluginsOptions& o) {
 
   std::printf("search path: %s\n", path.describe().c_str());
   if (found.empty()) {
-    std::printf("no plugins found (build them: cmake --build build/release; or give --plugin-dir)\n");
+    std::printf(
+        "no plugins found (build them: cmake --build build/release; or give --plugin-dir)\n");
     return 0;
   }
   report::Table t({"plugin", "version", "games", "summary"}, "llll");
@@ -96,7 +106,8 @@ int run_plugins(const PluginsOptions& o) {
       report::Table p({"  param", "type", "default", "range", "help"}, "lllll");
       for (const auto& s : specs)
         p.add({"  " + s.name, type_name(s.type), value(s.type, s.default_value),
-               s.type == ParamType::boolean ? "" : value(s.type, s.min) + " .. " + value(s.type, s.max),
+               s.type == ParamType::boolean ? ""
+                                            : value(s.type, s.min) + " .. " + value(s.type, s.max),
                s.help});
       std::printf("%s", p.str().c_str());
     }
@@ -108,9 +119,12 @@ int run_plugins(const PluginsOptions& o) {
 
 void register_plugins(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<PluginsOptions>();
-  auto* p = app.add_subcommand("plugins", "list the strategy plugins found, the games each plays and their parameters");
-  p->add_option("--plugin-dir", o->dirs, "look here first (repeatable), as tactica-agent --plugin-dir");
-  p->add_option("--game", o->game, "only this game's parameters")->check(CLI::IsMember({"hanpang", "icebreaking"}));
+  auto* p = app.add_subcommand(
+      "plugins", "list the strategy plugins found, the games each plays and their parameters");
+  p->add_option("--plugin-dir", o->dirs,
+                "look here first (repeatable), as tactica-agent --plugin-dir");
+  p->add_option("--game", o->game, "only this game's parameters")
+      ->check(CLI::IsMember({"hanpang", "icebreaking"}));
   p->add_flag("--json", o->json, "print JSON instead of tables");
   p->callback([o, &ctx] { guarded(ctx, "plugins", [&] { return run_plugins(*o); }); });
 }

@@ -30,13 +30,16 @@ int run_tourney(const TourneyOptions& o, bool sprt_given) {
   std::optional<stats::SprtSpec> sprt;
   if (sprt_given) {
     sprt = parse_sprt(o.sprt);
-    if (agents.size() != 2) throw harness::AgentError("--sprt needs exactly two agents (the first is the one tested)");
+    if (agents.size() != 2)
+      throw harness::AgentError("--sprt needs exactly two agents (the first is the one tested)");
   }
   const auto seeds = seeds_or(o.seeds, sprt ? "1-5000" : "1-50");
   const auto shard = o.run.shard.empty() ? harness::Shard{} : harness::parse_shard(o.run.shard);
   const auto limits = o.limits.limits();
   const bool resume = !o.run.resume.empty();
-  const std::string path = resume ? o.run.resume : !o.run.out.empty() ? o.run.out : default_results_path("tourney");
+  const std::string path = resume               ? o.run.resume
+                           : !o.run.out.empty() ? o.run.out
+                                                : default_results_path("tourney");
 
   // Step 1. What the results file already holds (with --resume).
   std::vector<harness::TourneyRecord> records;
@@ -48,8 +51,9 @@ int run_tourney(const TourneyOptions& o, bool sprt_given) {
       auto r = harness::tourney_record(lines[i], path + ": result " + std::to_string(i + 1));
       for (const auto& who : {r.first, r.second})
         if (std::find(names.begin(), names.end(), who) == names.end())
-          throw harness::RunError(path + " holds games of agent '" + who +
-                                  "', which is not in this run: resume with the same --agent and --label list");
+          throw harness::RunError(
+              path + " holds games of agent '" + who +
+              "', which is not in this run: resume with the same --agent and --label list");
       done.insert({r.seed, r.first, r.second});
       tracker.add(r);
       records.push_back(std::move(r));
@@ -85,10 +89,15 @@ int run_tourney(const TourneyOptions& o, bool sprt_given) {
         if (!done.count({seeds[si], names[j], names[i]})) jobs.push_back({seeds[si], pair, j, i});
       }
   }
-  if (auto w = harness::workers_warning(o.run.workers); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
-  std::fprintf(stderr, "tourney: %zu games (%zu agents, %zu seeds, sides swapped%s%s%s) on %d workers, results in %s\n",
+  if (auto w = harness::workers_warning(o.run.workers); !w.empty())
+    std::fprintf(stderr, "%s\n", w.c_str());
+  std::fprintf(stderr,
+               "tourney: %zu games (%zu agents, %zu seeds, sides swapped%s%s%s) on %d workers, "
+               "results in %s\n",
                jobs.size(), n, seeds.size(),
-               shard.n > 1 ? (", shard " + std::to_string(shard.k) + "/" + std::to_string(shard.n)).c_str() : "",
+               shard.n > 1
+                   ? (", shard " + std::to_string(shard.k) + "/" + std::to_string(shard.n)).c_str()
+                   : "",
                done.empty() ? "" : (", " + std::to_string(done.size()) + " already done").c_str(),
                sprt ? ", stopping when the SPRT decides" : "", o.run.workers, path.c_str());
 
@@ -100,11 +109,12 @@ int run_tourney(const TourneyOptions& o, bool sprt_given) {
       jobs.size(), o.run.workers,
       [&](std::size_t j, const std::atomic<bool>& abort) {
         const Job& job = jobs[j];
-        const auto r = harness::judge_icebreaking(agents[job.first], agents[job.second], job.seed, limits,
-                                                  {&abort, !o.run.replay_dir.empty()});
+        const auto r = harness::judge_icebreaking(agents[job.first], agents[job.second], job.seed,
+                                                  limits, {&abort, !o.run.replay_dir.empty()});
         if (!o.run.replay_dir.empty())
           write_json_file(o.run.replay_dir + "/icebreaking-seed" + std::to_string(job.seed) + "-" +
-                              file_safe(names[job.first]) + "-vs-" + file_safe(names[job.second]) + ".json",
+                              file_safe(names[job.first]) + "-vs-" + file_safe(names[job.second]) +
+                              ".json",
                           r.replay);
         harness::TourneyRecord rec;
         rec.seed = job.seed;
@@ -141,12 +151,15 @@ int run_tourney(const TourneyOptions& o, bool sprt_given) {
   std::printf("%s", report::tourney_report(records, names, sprt).c_str());
   if (!o.plot.empty()) report::write_tourney_plot(o.plot, records, names, sprt);
   if (status == harness::RunStatus::interrupted) {
-    std::fprintf(stderr, "interrupted: %zu games are in %s; continue with the same command and --resume %s\n",
-                 records.size(), path.c_str(), path.c_str());
+    std::fprintf(
+        stderr,
+        "interrupted: %zu games are in %s; continue with the same command and --resume %s\n",
+        records.size(), path.c_str(), path.c_str());
     return 130;
   }
   if (sprt && !decided)
-    std::fprintf(stderr, "the SPRT did not decide within %zu seeds: give more with --seeds\n", seeds.size());
+    std::fprintf(stderr, "the SPRT did not decide within %zu seeds: give more with --seeds\n",
+                 seeds.size());
   std::fprintf(stderr, "results: %s\n", path.c_str());
   return 0;
 }
@@ -156,18 +169,24 @@ int run_tourney(const TourneyOptions& o, bool sprt_given) {
 void register_tourney(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<TourneyOptions>();
   auto* t = app.add_subcommand(
-      "tourney", "Icebreaking tournament: each seed played twice with sides swapped between every "
-                 "two agents; Elo, pentanomial pairs, LOS, optional SPRT");
+      "tourney",
+      "Icebreaking tournament: each seed played twice with sides swapped between every "
+      "two agents; Elo, pentanomial pairs, LOS, optional SPRT");
   t->add_option("-a,--agent", o->agents,
-                "AGENT (repeat, at least two): a config (.toml), an executable, a .py file or a command line")
+                "AGENT (repeat, at least two): a config (.toml), an executable, a .py file or a "
+                "command line")
       ->required();
   t->add_option("--label", o->labels, "names for the agents, in order (default: from AGENT)");
   t->add_option("-s,--seeds", o->seeds, "seeds, e.g. 1-50 (default 1-50; with --sprt 1-5000)");
-  auto* sprt = t->add_option("--sprt", o->sprt,
-                             "stop when the SPRT decides: elo0=0 elo1=10 alpha=0.05 beta=0.05 "
-                             "(normalised Elo of the first agent over the second; keys left out keep these values)")
-                   ->expected(1, 4);
-  t->add_option("--plot", o->plot, "also draw the Elo table with error bars (and with --sprt the LLR over games) as an SVG file");
+  auto* sprt =
+      t->add_option(
+           "--sprt", o->sprt,
+           "stop when the SPRT decides: elo0=0 elo1=10 alpha=0.05 beta=0.05 "
+           "(normalised Elo of the first agent over the second; keys left out keep these values)")
+          ->expected(1, 4);
+  t->add_option("--plot", o->plot,
+                "also draw the Elo table with error bars (and with --sprt the LLR over games) as "
+                "an SVG file");
   t->fallthrough();  // --suite FILE (see main.cpp) may follow the subcommand
   o->run.add(t, "tourney");
   o->limits.add(t);

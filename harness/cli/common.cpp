@@ -21,9 +21,15 @@ void LimitOptions::add(CLI::App* app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
   // Hidden (empty group): for tests only.
-  app->add_option("--bank-ms", bank_ms, "wall bank per player, ms")->group("")->check(CLI::Range(1.0, 1e9));
-  app->add_option("--cpu-ms", cpu_ms, "Icebreaking CPU cap per player, ms")->group("")->check(CLI::Range(1.0, 1e9));
-  app->add_option("--grace-ms", grace_ms, "extra wait after the bank, ms")->group("")->check(CLI::Range(0.0, 1e6));
+  app->add_option("--bank-ms", bank_ms, "wall bank per player, ms")
+      ->group("")
+      ->check(CLI::Range(1.0, 1e9));
+  app->add_option("--cpu-ms", cpu_ms, "Icebreaking CPU cap per player, ms")
+      ->group("")
+      ->check(CLI::Range(1.0, 1e9));
+  app->add_option("--grace-ms", grace_ms, "extra wait after the bank, ms")
+      ->group("")
+      ->check(CLI::Range(0.0, 1e6));
 }
 
 harness::Limits LimitOptions::limits() const {
@@ -37,18 +43,23 @@ harness::Limits LimitOptions::limits() const {
 }
 
 void RunOptions::add(CLI::App* app, const std::string& what) {
-  app->add_option("-j,--workers", workers,
-                  "games played at once (default: the number of cores; more distorts the time limits)")
+  app->add_option(
+         "-j,--workers", workers,
+         "games played at once (default: the number of cores; more distorts the time limits)")
       ->check(CLI::Range(1, 4096));
   auto* out_opt = app->add_option("-o,--out", out,
                                   "results file, JSON Lines, one line per finished game (default: "
-                                  "results/" + what + "-<date>-<time>.jsonl)");
-  app->add_option("--resume", resume, "continue an interrupted run: append to this results file, "
-                                      "skipping the games it already holds")
+                                  "results/" +
+                                      what + "-<date>-<time>.jsonl)");
+  app->add_option("--resume", resume,
+                  "continue an interrupted run: append to this results file, "
+                  "skipping the games it already holds")
       ->excludes(out_opt);
-  app->add_option("--shard", shard,
-                  "play share K of N (e.g. 3/8) for a job array; join the files with tactica merge");
-  app->add_option("--replay-dir", replay_dir, "also write every game's JSON replay into this directory");
+  app->add_option(
+      "--shard", shard,
+      "play share K of N (e.g. 3/8) for a job array; join the files with tactica merge");
+  app->add_option("--replay-dir", replay_dir,
+                  "also write every game's JSON replay into this directory");
   app->add_flag("--no-progress", no_progress, "no progress bar or progress lines");
 }
 
@@ -102,8 +113,8 @@ std::string default_results_path(const std::string& what) {
 std::string file_safe(const std::string& s) {
   std::string out;
   for (char ch : s) {
-    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                    ch == '-' || ch == '_' || ch == '.';
+    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' || ch == '.';
     out += ok ? ch : '_';
   }
   if (out.size() > 60) out.resize(60);

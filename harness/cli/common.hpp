@@ -1,12 +1,11 @@
 // common.hpp — options and helpers shared by the subcommands.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "judge/agent.hpp"

@@ -22,16 +22,23 @@ stats::SprtSpec parse_sprt(const std::vector<std::string>& tokens) {
   for (const auto& tok : words) {
     const auto eq = tok.find('=');
     const std::string key = tok.substr(0, eq);
-    if (eq == std::string::npos) throw harness::RunError("bad --sprt argument '" + tok + "'" + form);
+    if (eq == std::string::npos)
+      throw harness::RunError("bad --sprt argument '" + tok + "'" + form);
     const std::string value = tok.substr(eq + 1);
     char* end = nullptr;
     const double v = std::strtod(value.c_str(), &end);
-    if (value.empty() || *end != '\0') throw harness::RunError("bad number in --sprt '" + tok + "'" + form);
-    if (key == "elo0") s.elo0 = v;
-    else if (key == "elo1") s.elo1 = v;
-    else if (key == "alpha") s.alpha = v;
-    else if (key == "beta") s.beta = v;
-    else throw harness::RunError("unknown --sprt key '" + key + "'" + form);
+    if (value.empty() || *end != '\0')
+      throw harness::RunError("bad number in --sprt '" + tok + "'" + form);
+    if (key == "elo0")
+      s.elo0 = v;
+    else if (key == "elo1")
+      s.elo1 = v;
+    else if (key == "alpha")
+      s.alpha = v;
+    else if (key == "beta")
+      s.beta = v;
+    else
+      throw harness::RunError("unknown --sprt key '" + key + "'" + form);
   }
   if (!(s.elo0 < s.elo1)) throw harness::RunError("--sprt needs elo0 < elo1");
   if (!(s.alpha > 0 && s.alpha < 1 && s.beta > 0 && s.beta < 1 && s.alpha + s.beta < 1))

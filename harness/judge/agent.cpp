@@ -77,7 +77,8 @@ bool in_path(const std::string& name) {
   std::size_t pos = 0;
   for (;;) {
     const auto colon = path.find(':', pos);
-    std::string dir = path.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
+    std::string dir =
+        path.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
     if (dir.empty()) dir = ".";
     if (is_executable_file(fs::path(dir) / name)) return true;
     if (colon == std::string::npos) return false;

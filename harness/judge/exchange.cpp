@@ -87,16 +87,18 @@ Answer exchange(Seat& seat, std::string_view command, GameLog& log, const Limits
     return a;
   }
   const auto t0 = Clock::now();
-  const auto deadline =
-      t0 + std::chrono::microseconds(static_cast<long long>((seat.bank_ms + limits.grace_ms) * 1000));
+  const auto deadline = t0 + std::chrono::microseconds(
+                                 static_cast<long long>((seat.bank_ms + limits.grace_ms) * 1000));
   log.send(seat.index, command, t0);
   switch (p.write_line(command, deadline)) {
-    case Process::WriteStatus::ok: break;
+    case Process::WriteStatus::ok:
+      break;
     case Process::WriteStatus::closed:
       a.fault = {seat.index, "RUNTIME_ERROR", stopped_detail(seat, "closed its input")};
       return a;
     case Process::WriteStatus::timeout:
-      a.fault = {seat.index, "TIME_LIMIT", "did not take the command '" + cmd + "' within the bank"};
+      a.fault = {seat.index, "TIME_LIMIT",
+                 "did not take the command '" + cmd + "' within the bank"};
       return a;
   }
 
@@ -119,7 +121,8 @@ Answer exchange(Seat& seat, std::string_view command, GameLog& log, const Limits
       return a;
     case Process::Read::timeout:
       a.elapsed_ms = ms_between(t0, Clock::now());
-      a.fault = {seat.index, "TIME_LIMIT", "no answer to '" + cmd + "' within the bank (" + bank + " ms left)"};
+      a.fault = {seat.index, "TIME_LIMIT",
+                 "no answer to '" + cmd + "' within the bank (" + bank + " ms left)"};
       return a;
     case Process::Read::eof:
       a.elapsed_ms = ms_between(t0, Clock::now());
@@ -130,17 +133,22 @@ Answer exchange(Seat& seat, std::string_view command, GameLog& log, const Limits
     case Process::Read::overlong:
       log.recv(seat.index, r.text, r.at);
       if (a.elapsed_ms >= seat.bank_ms)
-        a.fault = {seat.index, "TIME_LIMIT", "answer to '" + cmd + "' took " + fmt_ms(a.elapsed_ms) + " ms, " + bank + " ms left"};
+        a.fault = {
+            seat.index, "TIME_LIMIT",
+            "answer to '" + cmd + "' took " + fmt_ms(a.elapsed_ms) + " ms, " + bank + " ms left"};
       else
         a.fault = {seat.index, "INVALID",
-                   "answer to '" + cmd + "' is a line longer than " + std::to_string(kMaxLineBytes) + " bytes"};
+                   "answer to '" + cmd + "' is a line longer than " +
+                       std::to_string(kMaxLineBytes) + " bytes"};
       return a;
-    case Process::Read::line: break;
+    case Process::Read::line:
+      break;
   }
   log.recv(seat.index, r.text, r.at);
   if (a.elapsed_ms >= seat.bank_ms) {
-    a.fault = {seat.index, "TIME_LIMIT",
-               "answer to '" + cmd + "' took " + fmt_ms(a.elapsed_ms) + " ms, " + bank + " ms left"};
+    a.fault = {
+        seat.index, "TIME_LIMIT",
+        "answer to '" + cmd + "' took " + fmt_ms(a.elapsed_ms) + " ms, " + bank + " ms left"};
     return a;
   }
   if (auto bad = reply::check_bytes(r.text); !bad.empty()) {
@@ -154,8 +162,8 @@ Answer exchange(Seat& seat, std::string_view command, GameLog& log, const Limits
     }
   if (const int unread = p.unread_input(); unread > 0) {
     a.fault = {seat.index, "INVALID",
-               "answered '" + reply::quote(r.text) + "' before reading the command '" + cmd + "' (" +
-                   std::to_string(unread) + " bytes unread)"};
+               "answered '" + reply::quote(r.text) + "' before reading the command '" + cmd +
+                   "' (" + std::to_string(unread) + " bytes unread)"};
     return a;
   }
   a.line = r.text;

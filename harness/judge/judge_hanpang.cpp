@@ -37,9 +37,11 @@ double round2(double v) { return std::round(v * 100.0) / 100.0; }
 std::string check_pang(const std::string& line, const hanpang::State& st, int& r, int& c) {
   if (auto e = reply::parse_word_int_int(line, reply::kPang, r, c); !e.empty()) return e;
   if (r < 1 || r > hanpang::kRows)
-    return "'" + line + "': row " + std::to_string(r) + " out of range 1.." + std::to_string(hanpang::kRows);
+    return "'" + line + "': row " + std::to_string(r) + " out of range 1.." +
+           std::to_string(hanpang::kRows);
   if (c < 1 || c > hanpang::kCols)
-    return "'" + line + "': column " + std::to_string(c) + " out of range 1.." + std::to_string(hanpang::kCols);
+    return "'" + line + "': column " + std::to_string(c) + " out of range 1.." +
+           std::to_string(hanpang::kCols);
   if (st.colour_at(hanpang::from_protocol(r, c)) == 0)
     return "'" + line + "': cell (" + std::to_string(r) + ", " + std::to_string(c) + ") is empty";
   return {};

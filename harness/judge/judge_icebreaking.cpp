@@ -24,10 +24,14 @@ nlohmann::json board_lines(const ice::Board& b, const ice::Position& p) {
     for (int c = 0; c < ice::kSize; ++c) {
       if (c) s += ' ';
       const u128 bit = bit128(ice::cell(r, c));
-      if (b.holes & bit) s += '#';
-      else if (p.owned[0] & bit) s += 'a';
-      else if (p.owned[1] & bit) s += 'b';
-      else s += std::to_string(b.score[ice::cell(r, c)]);
+      if (b.holes & bit)
+        s += '#';
+      else if (p.owned[0] & bit)
+        s += 'a';
+      else if (p.owned[1] & bit)
+        s += 'b';
+      else
+        s += std::to_string(b.score[ice::cell(r, c)]);
     }
     lines.push_back(s);
   }
@@ -41,8 +45,8 @@ nlohmann::json cells_json(u128 set) {
 }
 
 // Checks a MOVE answer against the position. Empty if it is a legal move.
-std::string check_move(const std::string& line, const ice::Board& b, const ice::Position& p,
-                       int& r, int& c) {
+std::string check_move(const std::string& line, const ice::Board& b, const ice::Position& p, int& r,
+                       int& c) {
   if (auto e = reply::parse_word_int_int(line, reply::kMove, r, c); !e.empty()) return e;
   if (r < 0 || r >= ice::kSize || c < 0 || c >= ice::kSize)
     return "'" + line + "': (" + std::to_string(r) + ", " + std::to_string(c) +
@@ -81,7 +85,8 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
       const auto s = seats[i].proc->sample();
       if (s.cpu_ms > limits.cpu_ms) {
         char buf[96];
-        std::snprintf(buf, sizeof buf, "CPU time %.0f ms over the %.0f ms cap", s.cpu_ms, limits.cpu_ms);
+        std::snprintf(buf, sizeof buf, "CPU time %.0f ms over the %.0f ms cap", s.cpu_ms,
+                      limits.cpu_ms);
         return {i, "CPU_LIMIT", buf};
       }
       if (s.processes > limits.process.max_processes)
@@ -145,18 +150,19 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
     const int cell = ice::cell(r, c);
     const ice::MoveResult mr = pos.play(board, cell);
     if (control.replay) {
-      moves.push_back({{"n", n},
-                       {"player", side_name(m)},
-                       {"cell", {r, c}},
-                       {"captured", cells_json(mr.captured)},
-                       {"gain", mr.gain},
-                       {"totals", {pos.total[0], pos.total[1]}},
-                       {"banks_ms",
-                        {static_cast<long>(std::floor(seats[0].bank_ms)),
-                         static_cast<long>(std::floor(seats[1].bank_ms))}},
-                       {"elapsed_ms", round2(a.elapsed_ms)},
-                       {"cpu_ms", {std::lround(seats[0].proc->cpu_ms()), std::lround(seats[1].proc->cpu_ms())}},
-                       {"after", board_lines(board, pos)}});
+      moves.push_back(
+          {{"n", n},
+           {"player", side_name(m)},
+           {"cell", {r, c}},
+           {"captured", cells_json(mr.captured)},
+           {"gain", mr.gain},
+           {"totals", {pos.total[0], pos.total[1]}},
+           {"banks_ms",
+            {static_cast<long>(std::floor(seats[0].bank_ms)),
+             static_cast<long>(std::floor(seats[1].bank_ms))}},
+           {"elapsed_ms", round2(a.elapsed_ms)},
+           {"cpu_ms", {std::lround(seats[0].proc->cpu_ms()), std::lround(seats[1].proc->cpu_ms())}},
+           {"after", board_lines(board, pos)}});
     }
     const bool sent = notify(other, reply::opp(r, c, std::lround(a.elapsed_ms)), log);
     if (!sent && !pos.over()) {
@@ -189,7 +195,8 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
   res.totals = {pos.total[0], pos.total[1]};
   res.moves = pos.ply;
   for (int i = 0; i < 2; ++i)
-    res.time_ms[i] = std::min(limits.bank_ms, limits.bank_ms - seats[i].bank_ms + failed_elapsed[i]);
+    res.time_ms[i] =
+        std::min(limits.bank_ms, limits.bank_ms - seats[i].bank_ms + failed_elapsed[i]);
   if (fault) {
     res.loser = fault.seat;
     res.winner = side_name(1 - fault.seat);
@@ -197,9 +204,11 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
     res.detail = std::string(side_name(fault.seat)) + ", " + where + ": " + fault.detail;
   } else {
     res.verdict = "FINISHED";
-    res.winner = pos.total[0] > pos.total[1] ? "first" : pos.total[0] < pos.total[1] ? "second" : "draw";
-    res.detail = std::to_string(pos.ply) + " moves, totals " + std::to_string(pos.total[0]) + " - " +
-                 std::to_string(pos.total[1]);
+    res.winner = pos.total[0] > pos.total[1]   ? "first"
+                 : pos.total[0] < pos.total[1] ? "second"
+                                               : "draw";
+    res.detail = std::to_string(pos.ply) + " moves, totals " + std::to_string(pos.total[0]) +
+                 " - " + std::to_string(pos.total[1]);
   }
   if (control.replay) {
     nlohmann::json initial = nlohmann::json::array();
@@ -214,7 +223,8 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
                    {{"winner", res.winner},
                     {"totals", {res.totals[0], res.totals[1]}},
                     {"verdict", res.verdict},
-                    {"loser_reason", res.loser < 0 ? nlohmann::json(nullptr) : nlohmann::json(side_name(res.loser))},
+                    {"loser_reason", res.loser < 0 ? nlohmann::json(nullptr)
+                                                   : nlohmann::json(side_name(res.loser))},
                     {"detail", res.detail},
                     {"time_ms", {std::lround(res.time_ms[0]), std::lround(res.time_ms[1])}},
                     {"cpu_ms", {std::lround(res.cpu_ms[0]), std::lround(res.cpu_ms[1])}}}},

@@ -22,12 +22,18 @@ namespace {
 
 const char* control_name(unsigned char b) {
   switch (b) {
-    case 0x00: return "NUL";
-    case 0x09: return "TAB";
-    case 0x0d: return "CR";
-    case 0x1b: return "ESC";
-    case 0x7f: return "DEL";
-    default: return nullptr;
+    case 0x00:
+      return "NUL";
+    case 0x09:
+      return "TAB";
+    case 0x0d:
+      return "CR";
+    case 0x1b:
+      return "ESC";
+    case 0x7f:
+      return "DEL";
+    default:
+      return nullptr;
   }
 }
 
@@ -44,10 +50,14 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   std::size_t n;
   std::uint32_t cp;
   if (b0 < 0x80) return 1;
-  if ((b0 & 0xE0) == 0xC0) n = 2, cp = b0 & 0x1F;
-  else if ((b0 & 0xF0) == 0xE0) n = 3, cp = b0 & 0x0F;
-  else if ((b0 & 0xF8) == 0xF0) n = 4, cp = b0 & 0x07;
-  else return 0;
+  if ((b0 & 0xE0) == 0xC0)
+    n = 2, cp = b0 & 0x1F;
+  else if ((b0 & 0xF0) == 0xE0)
+    n = 3, cp = b0 & 0x0F;
+  else if ((b0 & 0xF8) == 0xF0)
+    n = 4, cp = b0 & 0x07;
+  else
+    return 0;
   if (i + n > s.size()) return 0;
   for (std::size_t k = 1; k < n; ++k) {
     const auto b = static_cast<unsigned char>(s[i + k]);
@@ -81,8 +91,8 @@ std::string check_bytes(std::string_view line) {
     const auto b = static_cast<unsigned char>(line[i]);
     if (b < 0x20 || b == 0x7f) {
       const char* name = control_name(b);
-      return "control byte " + hex(b) + (name ? std::string(" (") + name + ")" : "") +
-             " at byte " + std::to_string(i + 1);
+      return "control byte " + hex(b) + (name ? std::string(" (") + name + ")" : "") + " at byte " +
+             std::to_string(i + 1);
     }
     const std::size_t n = utf8_length(line, i);
     if (n == 0) return "invalid UTF-8 at byte " + std::to_string(i + 1);
@@ -105,7 +115,8 @@ std::string parse_word_int_int(std::string_view line, std::string_view word, int
   std::size_t pos = 0;
   for (;;) {
     const auto sp = line.find(' ', pos);
-    const auto tok = line.substr(pos, sp == std::string_view::npos ? std::string_view::npos : sp - pos);
+    const auto tok =
+        line.substr(pos, sp == std::string_view::npos ? std::string_view::npos : sp - pos);
     if (tok.empty()) return expected + " with single spaces, got '" + quote(line) + "'";
     if (n == 3) return expected + ", got more tokens: '" + quote(line) + "'";
     toks[n++] = tok;

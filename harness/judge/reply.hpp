@@ -24,9 +24,9 @@ inline constexpr std::string_view kMove = "MOVE";
 inline constexpr std::string_view kOpp = "OPP";
 inline constexpr std::string_view kFinish = "FINISH";
 
-std::string turn_hanpang(long remaining_ms, std::string_view row);       // TURN 4991 12312312
-std::string turn_icebreaking(long my_ms, long opp_ms);                   // TURN 4990 5000
-std::string opp(int r, int c, long time_ms);                             // OPP 4 4 10
+std::string turn_hanpang(long remaining_ms, std::string_view row);  // TURN 4991 12312312
+std::string turn_icebreaking(long my_ms, long opp_ms);              // TURN 4990 5000
+std::string opp(int r, int c, long time_ms);                        // OPP 4 4 10
 
 // ---- checks of what the agent writes --------------------------------------------------------
 

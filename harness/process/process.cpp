@@ -132,8 +132,7 @@ std::string resolve_program(const std::string& name) {
     struct stat st {};
     if (::stat(name.c_str(), &st) != 0)
       throw SpawnError("cannot run '" + name + "': " + std::strerror(errno));
-    if (!S_ISREG(st.st_mode))
-      throw SpawnError("cannot run '" + name + "': not a regular file");
+    if (!S_ISREG(st.st_mode)) throw SpawnError("cannot run '" + name + "': not a regular file");
     if (::access(name.c_str(), X_OK) != 0)
       throw SpawnError("cannot run '" + name + "': not executable (chmod +x " + name + ")");
     return name;
@@ -143,7 +142,8 @@ std::string resolve_program(const std::string& name) {
   std::size_t pos = 0;
   while (pos <= path.size()) {
     const auto colon = path.find(':', pos);
-    std::string dir = path.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
+    std::string dir =
+        path.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
     if (dir.empty()) dir = ".";
     const std::string candidate = dir + "/" + name;
     struct stat st {};
@@ -164,7 +164,8 @@ std::string ExitStatus::describe() const {
   if (exited) return "exit status " + std::to_string(code);
   if (signal) {
     const char* name = ::strsignal(signal);
-    return "killed by signal " + std::to_string(signal) + (name ? std::string(" (") + name + ")" : "");
+    return "killed by signal " + std::to_string(signal) +
+           (name ? std::string(" (") + name + ")" : "");
   }
   return "unknown status";
 }
@@ -217,7 +218,8 @@ std::unique_ptr<Process> Process::spawn(const std::vector<std::string>& argv,
     throw SpawnError(std::string("pipe: ") + std::strerror(errno));
   }
   const rlimit no_core{0, 0};
-  const rlimit data{static_cast<rlim_t>(limits.memory_bytes), static_cast<rlim_t>(limits.memory_bytes)};
+  const rlimit data{static_cast<rlim_t>(limits.memory_bytes),
+                    static_cast<rlim_t>(limits.memory_bytes)};
 
   const pid_t pid = ::fork();
   if (pid < 0) {
@@ -323,7 +325,8 @@ Process::Read Process::read_line(Clock::time_point deadline, std::chrono::millis
   for (;;) {
     const auto nl = out_buf_.find('\n');
     if (nl != std::string::npos) {
-      if (nl > kMaxLineBytes) return {Read::overlong, out_buf_.substr(0, kMaxLineBytes + 1), out_last_read_};
+      if (nl > kMaxLineBytes)
+        return {Read::overlong, out_buf_.substr(0, kMaxLineBytes + 1), out_last_read_};
       Read r{Read::line, out_buf_.substr(0, nl), out_last_read_};
       out_buf_.erase(0, nl + 1);
       return r;

@@ -98,8 +98,8 @@ class Process {
   void close_stdin();
 
   struct Sample {
-    double cpu_ms = 0;     // the tree's CPU so far (never decreases)
-    int processes = 0;     // alive in the tree now (leader included while alive)
+    double cpu_ms = 0;  // the tree's CPU so far (never decreases)
+    int processes = 0;  // alive in the tree now (leader included while alive)
     bool leader_alive = true;
   };
   // Reads /proc (and reaps the leader if it has exited).
@@ -140,8 +140,8 @@ class Process {
   std::optional<ExitStatus> status_;
   bool leader_reaped_ = false;
   bool terminated_ = false;
-  double cpu_ms_ = 0;     // ledger high-water mark
-  double reaped_ms_ = 0;  // rusage (self + children) of everything the harness reaped here
+  double cpu_ms_ = 0;             // ledger high-water mark
+  double reaped_ms_ = 0;          // rusage (self + children) of everything the harness reaped here
   std::map<pid_t, Known> known_;  // every descendant seen
 };
 

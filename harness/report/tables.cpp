@@ -135,7 +135,8 @@ std::string bench_report(const std::vector<BenchRecord>& records,
     out += "\ngames that ended by the agent's fault (" + std::to_string(odd.size()) + "):\n";
     for (std::size_t i = 0; i < odd.size() && i < 20; ++i)
       out += "  " + odd[i]->agent + " seed " + std::to_string(odd[i]->seed) + ": " +
-             odd[i]->verdict + " (score " + std::to_string(odd[i]->score) + "): " + odd[i]->detail + "\n";
+             odd[i]->verdict + " (score " + std::to_string(odd[i]->score) + "): " + odd[i]->detail +
+             "\n";
     if (odd.size() > 20) out += "  ... and " + std::to_string(odd.size() - 20) + " more\n";
   }
   return out;
@@ -145,7 +146,8 @@ std::string sprt_line(const stats::Pentanomial& p, const stats::SprtSpec& spec) 
   const double llr = stats::sprt_llr(p, spec.elo0, spec.elo1);
   const auto d = stats::sprt_decide(llr, spec);
   char buf[256];
-  std::snprintf(buf, sizeof buf, "SPRT nElo [%g, %g] alpha=%g beta=%g: LLR %.2f [%.2f, %.2f] after %ld pairs: %s",
+  std::snprintf(buf, sizeof buf,
+                "SPRT nElo [%g, %g] alpha=%g beta=%g: LLR %.2f [%.2f, %.2f] after %ld pairs: %s",
                 spec.elo0, spec.elo1, spec.alpha, spec.beta, llr, spec.lower(), spec.upper(),
                 p.pairs(),
                 d == stats::SprtDecision::h1   ? "H1 accepted (the first agent is stronger)"
@@ -198,8 +200,8 @@ std::string tourney_report(const std::vector<TourneyRecord>& records,
     const int g = wdl[0][0] + wdl[0][1] + wdl[0][2];
     out += agents[0] + " vs " + agents[1] + ": " + std::to_string(g) + " games, " +
            std::to_string(pent.pairs()) + " complete pairs\n";
-    out += "  " + agents[0] + ": W " + std::to_string(wdl[0][0]) + "  D " + std::to_string(wdl[0][1]) +
-           "  L " + std::to_string(wdl[0][2]) + "  score " +
+    out += "  " + agents[0] + ": W " + std::to_string(wdl[0][0]) + "  D " +
+           std::to_string(wdl[0][1]) + "  L " + std::to_string(wdl[0][2]) + "  score " +
            pct(g ? (wdl[0][0] + 0.5 * wdl[0][1]) / g : 0.5) + "\n";
     const auto& c = pent.n;
     out += "  pairs by " + agents[0] + "'s points (0 .. 2): LL " + std::to_string(c[0]) + "  LD " +
@@ -207,8 +209,8 @@ std::string tourney_report(const std::vector<TourneyRecord>& records,
            "  WD " + std::to_string(c[4]) + "  WW " + std::to_string(c[5]) + "\n";
     if (pent.pairs() > 0) {
       out += "  Elo " + num(e.elo, 1, true) + " [" + num(e.elo_lo, 1, true) + ", " +
-             num(e.elo_hi, 1, true) + "] (95%, from pairs)  nElo " + num(e.nelo, 1, true) +
-             " ± " + num(e.nelo_err, 1) + "  LOS " + pct(e.los) + "\n";
+             num(e.elo_hi, 1, true) + "] (95%, from pairs)  nElo " + num(e.nelo, 1, true) + " ± " +
+             num(e.nelo_err, 1) + "  LOS " + pct(e.los) + "\n";
     }
     if (sprt) out += "  " + sprt_line(pent, *sprt) + "\n";
   } else {
@@ -228,15 +230,17 @@ std::string tourney_report(const std::vector<TourneyRecord>& records,
     }
     out += "ratings (maximum-likelihood Elo, mean 0; ±: 95% against the pool):\n" + t.str();
     if (ratings.regularized)
-      out += "(an agent won or lost every game, or the pool is split: one virtual draw per pair "
-             "was added to keep the ratings finite)\n";
+      out +=
+          "(an agent won or lost every game, or the pool is split: one virtual draw per pair "
+          "was added to keep the ratings finite)\n";
     std::vector<std::string> head{"score/games"};
     for (std::size_t j : order) head.push_back(agents[j]);
     Table x(head, "l" + std::string(n, 'r'));
     for (std::size_t i : order) {
       std::vector<std::string> row{agents[i]};
       for (std::size_t j : order)
-        row.push_back(i == j || games[i][j] == 0 ? "-" : num(points[i][j], 1) + "/" + num(games[i][j], 0));
+        row.push_back(
+            i == j || games[i][j] == 0 ? "-" : num(points[i][j], 1) + "/" + num(games[i][j], 0));
       x.add(row);
     }
     out += "\n" + x.str();

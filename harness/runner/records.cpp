@@ -9,8 +9,7 @@ namespace tactica::harness {
 namespace {
 
 const nlohmann::json& field(const nlohmann::json& j, const char* key, const std::string& where) {
-  if (!j.is_object() || !j.contains(key))
-    throw RunError(where + ": missing field \"" + key + "\"");
+  if (!j.is_object() || !j.contains(key)) throw RunError(where + ": missing field \"" + key + "\"");
   return j[key];
 }
 
@@ -40,9 +39,15 @@ double TourneyRecord::points_of(const std::string& label) const {
 }
 
 nlohmann::json to_json(const BenchRecord& r) {
-  return {{"game", "hanpang"},   {"agent", r.agent},     {"agent_index", r.agent_index},
-          {"seed", r.seed},      {"score", r.score},     {"actions", r.actions},
-          {"verdict", r.verdict}, {"time_ms", std::lround(r.time_ms)}, {"detail", r.detail}};
+  return {{"game", "hanpang"},
+          {"agent", r.agent},
+          {"agent_index", r.agent_index},
+          {"seed", r.seed},
+          {"score", r.score},
+          {"actions", r.actions},
+          {"verdict", r.verdict},
+          {"time_ms", std::lround(r.time_ms)},
+          {"detail", r.detail}};
 }
 
 nlohmann::json to_json(const TourneyRecord& r) {
@@ -62,7 +67,8 @@ nlohmann::json to_json(const TourneyRecord& r) {
 
 BenchRecord bench_record(const nlohmann::json& j, const std::string& where) {
   if (get<std::string>(j, "game", where) != "hanpang")
-    throw RunError(where + ": a " + j["game"].dump() + " result where Hanpang results were expected");
+    throw RunError(where + ": a " + j["game"].dump() +
+                   " result where Hanpang results were expected");
   BenchRecord r;
   r.agent = get<std::string>(j, "agent", where);
   r.agent_index = get<int>(j, "agent_index", where);
@@ -79,7 +85,8 @@ BenchRecord bench_record(const nlohmann::json& j, const std::string& where) {
 
 TourneyRecord tourney_record(const nlohmann::json& j, const std::string& where) {
   if (get<std::string>(j, "game", where) != "icebreaking")
-    throw RunError(where + ": a " + j["game"].dump() + " result where Icebreaking results were expected");
+    throw RunError(where + ": a " + j["game"].dump() +
+                   " result where Icebreaking results were expected");
   TourneyRecord r;
   r.seed = get<std::uint64_t>(j, "seed", where);
   r.pair = get<long>(j, "pair", where);
@@ -100,7 +107,8 @@ TourneyRecord tourney_record(const nlohmann::json& j, const std::string& where) 
     throw RunError(where + ": \"winner\" must be first, second or draw, not \"" + r.winner + "\"");
   if (!one_of(r.verdict, {"FINISHED", "TIME_LIMIT", "CPU_LIMIT", "INVALID", "RUNTIME_ERROR"}))
     throw RunError(where + ": unknown Icebreaking verdict \"" + r.verdict + "\"");
-  if (r.first == r.second) throw RunError(where + ": an agent cannot play itself (\"" + r.first + "\")");
+  if (r.first == r.second)
+    throw RunError(where + ": an agent cannot play itself (\"" + r.first + "\")");
   return r;
 }
 

@@ -48,8 +48,10 @@ std::string hms(double seconds) {
   if (!(seconds >= 0) || seconds > 1e7) return "--:--";
   const long s = static_cast<long>(seconds + 0.5);
   char buf[32];
-  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  else std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
   return buf;
 }
 
@@ -63,18 +65,22 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text) {
   std::size_t pos = 0;
   while (pos <= text.size()) {
     const auto comma = text.find(',', pos);
-    const std::string part = trim(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+    const std::string part =
+        trim(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
     std::uint64_t a, b;
     const auto dash = part.find('-');
     if (dash == std::string::npos) {
       if (!parse_u64(part, a)) throw RunError("bad seed '" + part + "' in '" + text + "'" + how);
       b = a;
-    } else if (!parse_u64(trim(part.substr(0, dash)), a) || !parse_u64(trim(part.substr(dash + 1)), b) || b < a) {
+    } else if (!parse_u64(trim(part.substr(0, dash)), a) ||
+               !parse_u64(trim(part.substr(dash + 1)), b) || b < a) {
       throw RunError("bad seed range '" + part + "' in '" + text + "'" + how);
     }
-    if (b - a > 10000000) throw RunError("seed range '" + part + "' is too long (at most 10,000,000 seeds)");
+    if (b - a > 10000000)
+      throw RunError("seed range '" + part + "' is too long (at most 10,000,000 seeds)");
     for (std::uint64_t s = a;; ++s) {
-      if (!seen.insert(s).second) throw RunError("seed " + std::to_string(s) + " is listed twice in '" + text + "'");
+      if (!seen.insert(s).second)
+        throw RunError("seed " + std::to_string(s) + " is listed twice in '" + text + "'");
       out.push_back(s);
       if (s == b) break;
     }
@@ -110,7 +116,8 @@ std::vector<nlohmann::json> read_results(const std::string& path) {
     try {
       auto j = nlohmann::json::parse(line);
       if (!j.is_object() || !j.contains("game"))
-        throw RunError(path + ":" + std::to_string(lineno) + ": not a tactica result line (no \"game\")");
+        throw RunError(path + ":" + std::to_string(lineno) +
+                       ": not a tactica result line (no \"game\")");
       out.push_back(std::move(j));
     } catch (const nlohmann::json::exception& e) {
       throw RunError(path + ":" + std::to_string(lineno) + ": not JSON (" + e.what() + ")");
@@ -149,15 +156,19 @@ void ResultsWriter::append(const nlohmann::json& line) {
 }
 
 Progress::Progress(std::size_t total, bool tty, std::chrono::seconds plain_every)
-    : total_(total), tty_(tty), plain_every_(plain_every),
-      start_(std::chrono::steady_clock::now()), last_(start_) {}
+    : total_(total),
+      tty_(tty),
+      plain_every_(plain_every),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
 
 void Progress::update(std::size_t done, const std::string& note) {
   done_ = done;
   if (!note.empty()) note_ = note;
   const auto now = std::chrono::steady_clock::now();
   const double since_last = std::chrono::duration<double>(now - last_).count();
-  if (tty_ ? (drawn_ && since_last < 0.2 && done < total_) : since_last < static_cast<double>(plain_every_.count()))
+  if (tty_ ? (drawn_ && since_last < 0.2 && done < total_)
+           : since_last < static_cast<double>(plain_every_.count()))
     return;
   last_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
@@ -173,9 +184,10 @@ void Progress::update(std::size_t done, const std::string& note) {
                   done, total_, rate, hms(eta).c_str(), note_.c_str());
     drawn_ = true;
   } else {
-    std::snprintf(line, sizeof line, "progress: %zu/%zu games, %.2f games/s, elapsed %s, ETA %s%s%s\n",
-                  done, total_, rate, hms(elapsed).c_str(), hms(eta).c_str(),
-                  note_.empty() ? "" : ", ", note_.c_str());
+    std::snprintf(line, sizeof line,
+                  "progress: %zu/%zu games, %.2f games/s, elapsed %s, ETA %s%s%s\n", done, total_,
+                  rate, hms(elapsed).c_str(), hms(eta).c_str(), note_.empty() ? "" : ", ",
+                  note_.c_str());
   }
   std::fputs(line, stderr);
   std::fflush(stderr);
@@ -205,16 +217,18 @@ std::string workers_warning(int workers) {
   if (workers <= cores) return {};
   return "warning: " + std::to_string(workers) + " workers on " + std::to_string(cores) +
          " cores: agents will compete for CPU and their time banks will not mean what they mean "
-         "on the platform (use --workers " + std::to_string(cores) + " or fewer for verdicts you can trust)";
+         "on the platform (use --workers " +
+         std::to_string(cores) + " or fewer for verdicts you can trust)";
 }
 
-RunStatus run_jobs(std::size_t count, int workers,
-                   const std::function<nlohmann::json(std::size_t, const std::atomic<bool>&)>& run_job,
-                   const std::function<bool(std::size_t, const nlohmann::json&)>& on_result,
-                   Progress* progress) {
+RunStatus run_jobs(
+    std::size_t count, int workers,
+    const std::function<nlohmann::json(std::size_t, const std::atomic<bool>&)>& run_job,
+    const std::function<bool(std::size_t, const nlohmann::json&)>& on_result, Progress* progress) {
   init_process_control();
   g_interrupted.store(false);
-  struct sigaction sa {}, old_int{}, old_term{};
+  struct sigaction sa {
+  }, old_int{}, old_term{};
   sa.sa_handler = on_interrupt;
   sigemptyset(&sa.sa_mask);
   ::sigaction(SIGINT, &sa, &old_int);
@@ -253,7 +267,8 @@ RunStatus run_jobs(std::size_t count, int workers,
     cv.notify_all();
   };
 
-  const int n_workers = std::max(1, std::min<int>(workers, static_cast<int>(std::max<std::size_t>(count, 1))));
+  const int n_workers =
+      std::max(1, std::min<int>(workers, static_cast<int>(std::max<std::size_t>(count, 1))));
   std::vector<std::thread> threads;
   running_workers = n_workers;
   for (int i = 0; i < n_workers; ++i) threads.emplace_back(worker);

@@ -7,12 +7,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace tactica::harness {
 
@@ -28,7 +27,9 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text);
 // "K/N" with 1 <= K <= N: this run plays the units u with u % N == K - 1.
 struct Shard {
   int k = 1, n = 1;
-  bool takes(std::size_t unit) const { return static_cast<int>(unit % static_cast<std::size_t>(n)) == k - 1; }
+  bool takes(std::size_t unit) const {
+    return static_cast<int>(unit % static_cast<std::size_t>(n)) == k - 1;
+  }
 };
 Shard parse_shard(const std::string& text);
 
@@ -56,7 +57,8 @@ class ResultsWriter {
 // `plain_every` otherwise. Writes to stderr.
 class Progress {
  public:
-  Progress(std::size_t total, bool tty, std::chrono::seconds plain_every = std::chrono::seconds(10));
+  Progress(std::size_t total, bool tty,
+           std::chrono::seconds plain_every = std::chrono::seconds(10));
   void update(std::size_t done, const std::string& note = {});
   void finish();
 
@@ -81,9 +83,9 @@ enum class RunStatus { completed, stopped, interrupted };
 // or throws GameAborted (not recorded) or anything else (the run stops and it is rethrown).
 // on_result runs on the calling thread for each finished job, in finishing order; returning
 // false stops launching jobs (those running finish and are reported).
-RunStatus run_jobs(std::size_t count, int workers,
-                   const std::function<nlohmann::json(std::size_t, const std::atomic<bool>&)>& run_job,
-                   const std::function<bool(std::size_t, const nlohmann::json&)>& on_result,
-                   Progress* progress);
+RunStatus run_jobs(
+    std::size_t count, int workers,
+    const std::function<nlohmann::json(std::size_t, const std::atomic<bool>&)>& run_job,
+    const std::function<bool(std::size_t, const nlohmann::json&)>& on_result, Progress* progress);
 
 }  // namespace tactica::harness

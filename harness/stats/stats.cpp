@@ -56,8 +56,10 @@ template <class F>
 double bisect_increasing(F f, double target, double lo, double hi) {
   for (int i = 0; i < 200; ++i) {
     const double mid = 0.5 * (lo + hi);
-    if (f(mid) < target) lo = mid;
-    else hi = mid;
+    if (f(mid) < target)
+      lo = mid;
+    else
+      hi = mid;
   }
   return 0.5 * (lo + hi);
 }
@@ -112,9 +114,12 @@ Paired paired_difference(const std::vector<double>& base, const std::vector<doub
   const std::size_t n = std::min(base.size(), other.size());
   for (std::size_t i = 0; i < n; ++i) {
     d.push_back(other[i] - base[i]);
-    if (other[i] > base[i]) ++p.better;
-    else if (other[i] < base[i]) ++p.worse;
-    else ++p.equal;
+    if (other[i] > base[i])
+      ++p.better;
+    else if (other[i] < base[i])
+      ++p.worse;
+    else
+      ++p.equal;
   }
   p.diff = summarize(std::move(d));
   return p;
@@ -130,11 +135,16 @@ double score_from_elo(double elo) { return 1.0 / (1.0 + std::pow(10.0, -elo / 40
 
 void Pentanomial::add(double g1, double g2) {
   const double sum = g1 + g2;
-  if (sum < 0.25) ++n[LL];
-  else if (sum < 0.75) ++n[LD];
-  else if (sum < 1.25) ++n[(g1 == 0.5 && g2 == 0.5) ? DD : WL];
-  else if (sum < 1.75) ++n[WD];
-  else ++n[WW];
+  if (sum < 0.25)
+    ++n[LL];
+  else if (sum < 0.75)
+    ++n[LD];
+  else if (sum < 1.25)
+    ++n[(g1 == 0.5 && g2 == 0.5) ? DD : WL];
+  else if (sum < 1.75)
+    ++n[WD];
+  else
+    ++n[WW];
 }
 
 long Pentanomial::pairs() const {
@@ -212,8 +222,10 @@ std::array<double, 5> max_likelihood_with_t(const std::array<double, 5>& a,
     for (int k = 0; k < 200; ++k) {
       const double mid = 0.5 * (lo + hi);
       if (mid <= lo || mid >= hi) break;
-      if (g(mid) > 0) lo = mid;
-      else hi = mid;
+      if (g(mid) > 0)
+        lo = mid;
+      else
+        hi = mid;
     }
     const double theta = 0.5 * (lo + hi);
     double moved = 0;

@@ -12,9 +12,9 @@ namespace tactica::stats {
 
 // ---- distributions --------------------------------------------------------------------------
 double normal_cdf(double x);
-double normal_quantile(double p);                 // inverse of normal_cdf, 0 < p < 1
+double normal_quantile(double p);  // inverse of normal_cdf, 0 < p < 1
 double student_t_cdf(double t, double df);
-double student_t_quantile(double p, double df);   // 0 < p < 1, df > 0
+double student_t_quantile(double p, double df);    // 0 < p < 1, df > 0
 inline constexpr double kZ95 = 1.959963984540054;  // normal_quantile(0.975)
 
 // ---- samples ----------------------------------------------------------------------------------
@@ -51,7 +51,7 @@ struct Pentanomial {
 
 struct EloEstimate {
   long pairs = 0;
-  double score = 0.5;  // mean points per game of the agent under test
+  double score = 0.5;                      // mean points per game of the agent under test
   double elo = 0, elo_lo = 0, elo_hi = 0;  // logistic Elo and its 95% interval
   double nelo = 0, nelo_err = 0;           // normalised Elo and its 95% half-width
   double los = 0.5;                        // likelihood of superiority
@@ -60,7 +60,7 @@ EloEstimate pentanomial_elo(const Pentanomial& p);
 
 // ---- SPRT -------------------------------------------------------------------------------------
 struct SprtSpec {
-  double elo0 = 0, elo1 = 10;     // normalised Elo of H0 and H1
+  double elo0 = 0, elo1 = 10;  // normalised Elo of H0 and H1
   double alpha = 0.05, beta = 0.05;
   double lower() const;  // log(beta / (1 - alpha)): accept H0 at or below
   double upper() const;  // log((1 - beta) / alpha): accept H1 at or above
@@ -74,9 +74,9 @@ SprtDecision sprt_decide(double llr, const SprtSpec& spec);
 
 // ---- round robins -----------------------------------------------------------------------------
 struct Ratings {
-  std::vector<double> elo;       // mean 0
-  std::vector<double> error95;   // 95% half-width of each rating against the pool
-  bool regularized = false;      // a virtual draw per pair was added (someone won or lost all)
+  std::vector<double> elo;      // mean 0
+  std::vector<double> error95;  // 95% half-width of each rating against the pool
+  bool regularized = false;     // a virtual draw per pair was added (someone won or lost all)
 };
 // Bradley-Terry (logistic Elo) maximum likelihood, draws as half points: points[i][j] is what i
 // scored against j in games[i][j] games.

@@ -2,16 +2,14 @@
 // configs through tactica-agent, suite files, Ctrl-C, bad input, and the platform's real
 // 5,000 ms CPU cap with the default options.
 #include <doctest/doctest.h>
-
 #include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
-
-#include <nlohmann/json.hpp>
 
 #include "harness_test_util.hpp"
 #include "process/process.hpp"
@@ -44,7 +42,8 @@ std::string slurp(const fs::path& p) {
 // Runs `tactica ARGS` through the shell (ARGS is shell text) with an optional environment prefix.
 Run run_tactica(const std::string& args, const std::string& env = "") {
   const auto out = temp_dir() / "stdout", err = temp_dir() / "stderr";
-  const std::string cmd = env + " " + TACTICA_BIN + " " + args + " >" + out.string() + " 2>" + err.string();
+  const std::string cmd =
+      env + " " + TACTICA_BIN + " " + args + " >" + out.string() + " 2>" + err.string();
   const int st = std::system(cmd.c_str());
   Run r;
   r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -55,7 +54,8 @@ Run run_tactica(const std::string& args, const std::string& env = "") {
 
 // The test agent as a quoted command line.
 std::string agent_cmd(const std::string& game, const std::string& extra = "") {
-  return "'" + std::string(TEST_AGENT) + " --game " + game + (extra.empty() ? "" : " " + extra) + "'";
+  return "'" + std::string(TEST_AGENT) + " --game " + game + (extra.empty() ? "" : " " + extra) +
+         "'";
 }
 
 std::vector<nlohmann::json> jsonl(const fs::path& p) {
@@ -96,7 +96,8 @@ TEST_CASE("judge prints one line, a JSON result, and writes a replay") {
   CHECK((contains(r.out, "OVERFLOW") || contains(r.out, "MAX_ACTIONS")));
 
   const auto replay = path("replay.json");
-  r = run_tactica("judge hanpang --seed 3 --json --replay " + replay + " --agent " + agent_cmd("hanpang"));
+  r = run_tactica("judge hanpang --seed 3 --json --replay " + replay + " --agent " +
+                  agent_cmd("hanpang"));
   CHECK(r.code == 0);
   const auto line = nlohmann::json::parse(r.out);
   CHECK(line["game"] == "hanpang");
@@ -106,7 +107,7 @@ TEST_CASE("judge prints one line, a JSON result, and writes a replay") {
   CHECK(rep["result"]["score"] == line["score"]);
 
   r = run_tactica("judge icebreaking --seed 2 --first " + agent_cmd("icebreaking") + " --second " +
-              agent_cmd("icebreaking", "--fault garbage --after 4") + " --second-label broken");
+                  agent_cmd("icebreaking", "--fault garbage --after 4") + " --second-label broken");
   CHECK(r.code == 0);
   CHECK(contains(r.out, "first wins"));
   CHECK(contains(r.out, "second INVALID"));
@@ -152,8 +153,12 @@ TEST_CASE("bench: results file, report, resume, shards and merge") {
 
   // Shards 1/2 and 2/2, joined by merge, make the same report.
   const auto s1 = path("s1.jsonl"), s2 = path("s2.jsonl"), merged = path("merged.jsonl");
-  CHECK(run_tactica("bench " + agents + " --seeds 1-3 --no-progress --shard 1/2 --out " + s1).code == 0);
-  CHECK(run_tactica("bench " + agents + " --seeds 1-3 --no-progress --shard 2/2 --out " + s2).code == 0);
+  CHECK(
+      run_tactica("bench " + agents + " --seeds 1-3 --no-progress --shard 1/2 --out " + s1).code ==
+      0);
+  CHECK(
+      run_tactica("bench " + agents + " --seeds 1-3 --no-progress --shard 2/2 --out " + s2).code ==
+      0);
   CHECK(jsonl(s1).size() == 4);  // seeds 1 and 3
   CHECK(jsonl(s2).size() == 2);  // seed 2
   r = run_tactica("merge " + s1 + " " + s2 + " " + s1 + " --out " + merged);
@@ -166,8 +171,8 @@ TEST_CASE("bench: results file, report, resume, shards and merge") {
 TEST_CASE("tourney: two agents with pentanomial pairs, three with ratings") {
   const auto out2 = path("t2.jsonl");
   auto r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --label a --agent " +
-                   agent_cmd("icebreaking", "--fault taken --after 3") +
-                   " --label b --seeds 1-3 --no-progress --out " + out2);
+                       agent_cmd("icebreaking", "--fault taken --after 3") +
+                       " --label b --seeds 1-3 --no-progress --out " + out2);
   CHECK(r.code == 0);
   const auto lines = jsonl(out2);
   CHECK(lines.size() == 6);
@@ -184,9 +189,10 @@ TEST_CASE("tourney: two agents with pentanomial pairs, three with ratings") {
 
   const auto out3 = path("t3.jsonl");
   r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --agent " +
-              agent_cmd("icebreaking", "--fault taken --after 5") + " --agent " +
-              agent_cmd("icebreaking", "--fault taken --after 0") +
-              " --label strong --label middle --label weak --seeds 1-2 --no-progress --out " + out3);
+                  agent_cmd("icebreaking", "--fault taken --after 5") + " --agent " +
+                  agent_cmd("icebreaking", "--fault taken --after 0") +
+                  " --label strong --label middle --label weak --seeds 1-2 --no-progress --out " +
+                  out3);
   CHECK(r.code == 0);
   CHECK(jsonl(out3).size() == 12);
   CHECK(contains(r.out, "ratings"));
@@ -197,9 +203,10 @@ TEST_CASE("tourney --sprt stops as soon as H1 is accepted") {
   const auto out = path("sprt.jsonl");
   // Every pair is WW for the first agent: the LLR for nElo 0 vs 100 crosses the upper bound
   // (ln 9 = 2.20 for alpha = beta = 0.1) after a handful of pairs.
-  auto r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --agent " +
-                   agent_cmd("icebreaking", "--fault garbage --at-ready") +
-                   " --sprt elo0=0 elo1=100 alpha=0.1 beta=0.1 --seeds 1-200 -j 1 --no-progress --out " + out);
+  auto r = run_tactica(
+      "tourney --agent " + agent_cmd("icebreaking") + " --agent " +
+      agent_cmd("icebreaking", "--fault garbage --at-ready") +
+      " --sprt elo0=0 elo1=100 alpha=0.1 beta=0.1 --seeds 1-200 -j 1 --no-progress --out " + out);
   CHECK(r.code == 0);
   CHECK(contains(r.out, "H1 accepted"));
   const auto n = jsonl(out).size();
@@ -216,10 +223,12 @@ TEST_CASE("configs run through tactica-agent; suite files give the options") {
   auto r = run_tactica("judge hanpang --seed 1 --agent " + cfg.string(), env);
   CHECK(r.code == 0);
   CHECK(contains(r.out, ", mine: score"));
-  r = run_tactica("judge icebreaking --seed 1 --first " + cfg.string() + " --second " + cfg.string(), env);
+  r = run_tactica(
+      "judge icebreaking --seed 1 --first " + cfg.string() + " --second " + cfg.string(), env);
   CHECK(r.code == 2);
   CHECK(contains(r.err, "is for hanpang, not icebreaking"));
-  r = run_tactica("judge hanpang --seed 1 --agent " + cfg.string(), "TACTICA_AGENT=/nonexistent/tactica-agent");
+  r = run_tactica("judge hanpang --seed 1 --agent " + cfg.string(),
+                  "TACTICA_AGENT=/nonexistent/tactica-agent");
   CHECK(r.code == 2);
   CHECK(contains(r.err, "tactica-agent"));
 
@@ -244,14 +253,17 @@ TEST_CASE("bad input: one line, non-zero exit") {
   CHECK(r.code == 2);
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   CHECK(contains(r.err, "/nonexistent/agent"));
-  r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --seeds 5-1 --no-progress --out " + path("x.jsonl"));
+  r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --seeds 5-1 --no-progress --out " +
+                  path("x.jsonl"));
   CHECK(r.code == 2);
   CHECK(contains(r.err, "seed"));
-  r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --shard 3/2 --no-progress --out " + path("y.jsonl"));
+  r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --shard 3/2 --no-progress --out " +
+                  path("y.jsonl"));
   CHECK(r.code == 2);
   CHECK(contains(r.err, "K/N"));
-  r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --sprt elo0=5 elo1=1 --no-progress --out " +
-              path("z.jsonl") + " --agent " + agent_cmd("icebreaking"));
+  r = run_tactica("tourney --agent " + agent_cmd("icebreaking") +
+                  " --sprt elo0=5 elo1=1 --no-progress --out " + path("z.jsonl") + " --agent " +
+                  agent_cmd("icebreaking"));
   CHECK(r.code == 2);
   CHECK(contains(r.err, "elo0 < elo1"));
   const auto junk = temp_dir() / "junk.jsonl";
@@ -268,10 +280,11 @@ TEST_CASE("Ctrl-C: games stop, agents are killed, the results file stays valid")
   using namespace tactica::harness;
   const auto out = path("int.jsonl");
   const std::string marker = (temp_dir() / "int-marker").string();
-  auto p = Process::spawn({TACTICA_BIN, "bench", "--agent",
-                           std::string(TEST_AGENT) + " --game hanpang --fault sleep --after 2 --pidfile " + marker,
-                           "--seeds", "1-10", "-j", "2", "--no-progress", "--out", out},
-                          ProcessLimits{});
+  auto p = Process::spawn(
+      {TACTICA_BIN, "bench", "--agent",
+       std::string(TEST_AGENT) + " --game hanpang --fault sleep --after 2 --pidfile " + marker,
+       "--seeds", "1-10", "-j", "2", "--no-progress", "--out", out},
+      ProcessLimits{});
   std::this_thread::sleep_for(std::chrono::milliseconds(700));
   ::kill(p->pid(), SIGINT);
   CHECK(p->wait_exit(std::chrono::seconds(10)));

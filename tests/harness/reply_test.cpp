@@ -1,7 +1,8 @@
 // The judge's strict reading of agent answers: bytes, format, and how lines are quoted.
+#include "judge/reply.hpp"
+
 #include <doctest/doctest.h>
 
-#include "judge/reply.hpp"
 #include "runner/runner.hpp"
 
 using namespace tactica::harness;
@@ -12,9 +13,11 @@ TEST_CASE("bad bytes in an answer") {
   CHECK(reply::check_bytes("caf\xc3\xa9").empty());  // valid UTF-8 (the format check rejects it)
   CHECK(reply::check_bytes("PANG 3 4\xff").find("invalid UTF-8 at byte 9") != std::string::npos);
   CHECK(reply::check_bytes("\xc3\x28").find("invalid UTF-8") != std::string::npos);
-  CHECK(reply::check_bytes("\xc0\xaf").find("invalid UTF-8") != std::string::npos);        // overlong
-  CHECK(reply::check_bytes("\xed\xa0\x80").find("invalid UTF-8") != std::string::npos);    // surrogate
-  CHECK(reply::check_bytes("\xf4\x90\x80\x80").find("invalid UTF-8") != std::string::npos);  // > U+10FFFF
+  CHECK(reply::check_bytes("\xc0\xaf").find("invalid UTF-8") != std::string::npos);  // overlong
+  CHECK(reply::check_bytes("\xed\xa0\x80").find("invalid UTF-8") !=
+        std::string::npos);  // surrogate
+  CHECK(reply::check_bytes("\xf4\x90\x80\x80").find("invalid UTF-8") !=
+        std::string::npos);  // > U+10FFFF
   CHECK(reply::check_bytes("PANG 3 4\r").find("0x0d (CR) at byte 9") != std::string::npos);
   CHECK(reply::check_bytes("PANG\t3 4").find("0x09 (TAB)") != std::string::npos);
   CHECK(reply::check_bytes(std::string("PA\0NG", 5)).find("0x00") != std::string::npos);
@@ -27,11 +30,12 @@ TEST_CASE("answer format: word and two integers, single spaces") {
   CHECK(a == 3);
   CHECK(b == 4);
   CHECK(reply::parse_word_int_int("MOVE 0 8", "MOVE", a, b).empty());
-  CHECK(reply::parse_word_int_int("PANG -1 2", "PANG", a, b).empty());  // parsed; out of range later
+  CHECK(
+      reply::parse_word_int_int("PANG -1 2", "PANG", a, b).empty());  // parsed; out of range later
   CHECK(a == -1);
-  for (const char* bad : {"PANG  3 4", "PANG 3 4 ", " PANG 3 4", "PANG 3", "PANG 3 4 5", "PANG 3 x",
-                          "PANG 3.0 4", "pang 3 4", "MOVE 3 4", "PANG +3 4", "PANG 1234567890 1", "",
-                          "PANG"})
+  for (const char* bad :
+       {"PANG  3 4", "PANG 3 4 ", " PANG 3 4", "PANG 3", "PANG 3 4 5", "PANG 3 x", "PANG 3.0 4",
+        "pang 3 4", "MOVE 3 4", "PANG +3 4", "PANG 1234567890 1", "", "PANG"})
     CHECK_MESSAGE(!reply::parse_word_int_int(bad, "PANG", a, b).empty(), bad);
   CHECK(reply::expect_word("READY", "READY").empty());
   CHECK(!reply::expect_word("READY ", "READY").empty());

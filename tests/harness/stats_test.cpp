@@ -1,10 +1,10 @@
 // The statistics behind bench and tourney, against values worked out by hand (the arithmetic is
 // in the comments) or published by fastchess and reproduced by an independent Newton solver.
+#include "stats/stats.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
-
-#include "stats/stats.hpp"
 
 using namespace tactica::stats;
 using doctest::Approx;

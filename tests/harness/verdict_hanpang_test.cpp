@@ -85,8 +85,8 @@ TEST_CASE("INVALID keeps the score of the actions before it") {
     CHECK(r.score == kept);
     CHECK(contains(r.detail, "action 6"));
     CHECK(contains(r.detail, "HELLO WORLD"));
-    const auto with_replay =
-        judge_hanpang(agent("hanpang", {"--fault", "garbage", "--after", "5"}), 7, limits(), {nullptr, true});
+    const auto with_replay = judge_hanpang(agent("hanpang", {"--fault", "garbage", "--after", "5"}),
+                                           7, limits(), {nullptr, true});
     check_replay(with_replay.replay);
     CHECK(with_replay.replay["moves"].size() == 5);
   }
@@ -141,7 +141,8 @@ TEST_CASE("INVALID keeps the score of the actions before it") {
 
 TEST_CASE("INVALID at READY and answers that come before the command") {
   SUBCASE("garbage instead of READY") {
-    const auto r = judge_hanpang(agent("hanpang", {"--fault", "garbage", "--at-ready"}), 7, limits());
+    const auto r =
+        judge_hanpang(agent("hanpang", {"--fault", "garbage", "--at-ready"}), 7, limits());
     CHECK(r.verdict == "INVALID");
     CHECK(r.score == 0);
     CHECK(r.actions == 0);
@@ -181,8 +182,8 @@ TEST_CASE("TIME_LIMIT: the bank runs out, the late action is not applied") {
     CHECK(r.score > 0);
   }
   SUBCASE("never answers START") {
-    const auto r = judge_hanpang(agent("hanpang", {"--fault", "sleep", "--at-ready"}), 7, limits(200),
-                                 {nullptr, true});
+    const auto r = judge_hanpang(agent("hanpang", {"--fault", "sleep", "--at-ready"}), 7,
+                                 limits(200), {nullptr, true});
     CHECK(r.verdict == "TIME_LIMIT");
     check_replay(r.replay);
     CHECK(r.replay["moves"].empty());

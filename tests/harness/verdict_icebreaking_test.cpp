@@ -33,7 +33,9 @@ TEST_CASE("two correct agents finish the game; the replay follows the rules") {
   const auto r = judge_pair(agent("icebreaking", {}, "a"), agent("icebreaking", {}, "b"));
   CHECK(r.verdict == "FINISHED");
   CHECK(r.loser == -1);
-  CHECK(r.winner == (r.totals[0] > r.totals[1] ? "first" : r.totals[0] < r.totals[1] ? "second" : "draw"));
+  CHECK(r.winner == (r.totals[0] > r.totals[1]   ? "first"
+                     : r.totals[0] < r.totals[1] ? "second"
+                                                 : "draw"));
   CHECK(r.moves > 0);
   const auto& rep = r.replay;
   CHECK(rep["game"] == "icebreaking");

@@ -66,14 +66,19 @@ void say(const std::string& s) {
 // the agent should carry on after writing something (faults that go on playing).
 void misbehave(const Options& o, const std::string& good, const std::string& bad_cell) {
   const std::string& f = o.fault;
-  if (f == "garbage") say("HELLO WORLD\n");
-  else if (f == "sleep") for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-  else if (f == "burn") burn_forever();
-  else if (f == "taken" || f == "range") say(bad_cell + "\n");
+  if (f == "garbage")
+    say("HELLO WORLD\n");
+  else if (f == "sleep")
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+  else if (f == "burn")
+    burn_forever();
+  else if (f == "taken" || f == "range")
+    say(bad_cell + "\n");
   else if (f == "crash") {
     volatile int* p = nullptr;
     *p = 1;
-  } else if (f == "exit") std::exit(0);
+  } else if (f == "exit")
+    std::exit(0);
   else if (f == "close-stdout") {
     ::close(1);
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
@@ -82,14 +87,18 @@ void misbehave(const Options& o, const std::string& good, const std::string& bad
     for (;;) std::fwrite(chunk.data(), 1, chunk.size(), stdout);
   } else if (f == "flood-lines") {
     for (;;) std::fputs((good + "\n").c_str(), stdout);
-  } else if (f == "long-line") say(good + std::string(5000, ' ') + "\n");
-  else if (f == "bad-utf8") say(good + "\xff\n");
+  } else if (f == "long-line")
+    say(good + std::string(5000, ' ') + "\n");
+  else if (f == "bad-utf8")
+    say(good + "\xff\n");
   else if (f == "control") {
     std::string s = good;
     s[s.find(' ')] = '\t';
     say(s + "\n");
-  } else if (f == "crlf") say(good + "\r\n");
-  else if (f == "extra-output") say(good + "\n" + good + "\n");
+  } else if (f == "crlf")
+    say(good + "\r\n");
+  else if (f == "extra-output")
+    say(good + "\n" + good + "\n");
   else if (f == "memhog") {
     std::vector<char*> blocks;
     for (int i = 0; i < 4096; ++i) {  // 4 GiB in 1 MiB blocks, every page touched
@@ -142,9 +151,12 @@ void reply(const Options& o, int moves_done, bool is_ready, const std::string& g
            const std::string& bad_cell) {
   if (o.fault == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(o.ms));
   if (o.fault == "burn-per-move" && !is_ready) burn_for(o.ms);
-  const bool now = !ongoing_fault(o.fault) && (o.at_ready ? is_ready : (!is_ready && moves_done >= o.after));
-  if (now) misbehave(o, good, bad_cell);
-  else say(good + "\n");
+  const bool now =
+      !ongoing_fault(o.fault) && (o.at_ready ? is_ready : (!is_ready && moves_done >= o.after));
+  if (now)
+    misbehave(o, good, bad_cell);
+  else
+    say(good + "\n");
 }
 
 int play_hanpang(const Options& o) {
@@ -165,8 +177,8 @@ int play_hanpang(const Options& o) {
     if (!row) return 2;
     st.push_row(*row);
     const int c = hanpang::fallback_move(st);
-    const std::string good =
-        "PANG " + std::to_string(hanpang::protocol_row(c)) + " " + std::to_string(hanpang::protocol_col(c));
+    const std::string good = "PANG " + std::to_string(hanpang::protocol_row(c)) + " " +
+                             std::to_string(hanpang::protocol_col(c));
     std::string bad = o.fault == "range" ? "PANG 16 1" : "PANG 1 1";  // row 1 is empty early on
     reply(o, moves, false, good, bad);
     st.play(c);
@@ -228,13 +240,20 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--game") o.game = next();
-    else if (a == "--fault") o.fault = next();
-    else if (a == "--after") o.after = std::atoi(next().c_str());
-    else if (a == "--at-ready") o.at_ready = true;
-    else if (a == "--ms") o.ms = std::atoi(next().c_str());
-    else if (a == "--pidfile") o.pidfile = next();
-    else if (a == "--burn-children") o.burn_children = std::atoi(next().c_str());
+    if (a == "--game")
+      o.game = next();
+    else if (a == "--fault")
+      o.fault = next();
+    else if (a == "--after")
+      o.after = std::atoi(next().c_str());
+    else if (a == "--at-ready")
+      o.at_ready = true;
+    else if (a == "--ms")
+      o.ms = std::atoi(next().c_str());
+    else if (a == "--pidfile")
+      o.pidfile = next();
+    else if (a == "--burn-children")
+      o.burn_children = std::atoi(next().c_str());
     else if (a == "--config") {
       std::ifstream in(next());
       std::string line;
