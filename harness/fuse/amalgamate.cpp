@@ -12,39 +12,127 @@ namespace fs = std::filesystem;
 namespace {
 
 // C++20 standard library headers.
-constexpr std::string_view kCxxHeaders[] = {
-    "algorithm", "any", "array", "atomic", "barrier", "bit", "bitset", "cassert", "cctype",
-    "cerrno", "cfenv", "cfloat", "charconv", "chrono", "cinttypes", "climits", "clocale", "cmath",
-    "codecvt", "compare", "complex", "concepts", "condition_variable", "coroutine", "csetjmp",
-    "csignal", "cstdarg", "cstddef", "cstdint", "cstdio", "cstdlib", "cstring", "ctime",
-    "cuchar", "cwchar", "cwctype", "deque", "exception", "execution", "filesystem", "format",
-    "forward_list", "fstream", "functional", "future", "initializer_list", "iomanip", "ios",
-    "iosfwd", "iostream", "istream", "iterator", "latch", "limits", "list", "locale", "map",
-    "memory", "memory_resource", "mutex", "new", "numbers", "numeric", "optional", "ostream",
-    "queue", "random", "ranges", "ratio", "regex", "scoped_allocator", "semaphore", "set",
-    "shared_mutex", "source_location", "span", "sstream", "stack", "stdexcept", "stop_token",
-    "streambuf", "string", "string_view", "system_error", "thread", "tuple", "type_traits",
-    "typeindex", "typeinfo", "unordered_map", "unordered_set", "utility", "valarray", "variant", "vector",
-    "version", "syncstream"};
+constexpr std::string_view kCxxHeaders[] = {"algorithm",
+                                            "any",
+                                            "array",
+                                            "atomic",
+                                            "barrier",
+                                            "bit",
+                                            "bitset",
+                                            "cassert",
+                                            "cctype",
+                                            "cerrno",
+                                            "cfenv",
+                                            "cfloat",
+                                            "charconv",
+                                            "chrono",
+                                            "cinttypes",
+                                            "climits",
+                                            "clocale",
+                                            "cmath",
+                                            "codecvt",
+                                            "compare",
+                                            "complex",
+                                            "concepts",
+                                            "condition_variable",
+                                            "coroutine",
+                                            "csetjmp",
+                                            "csignal",
+                                            "cstdarg",
+                                            "cstddef",
+                                            "cstdint",
+                                            "cstdio",
+                                            "cstdlib",
+                                            "cstring",
+                                            "ctime",
+                                            "cuchar",
+                                            "cwchar",
+                                            "cwctype",
+                                            "deque",
+                                            "exception",
+                                            "execution",
+                                            "filesystem",
+                                            "format",
+                                            "forward_list",
+                                            "fstream",
+                                            "functional",
+                                            "future",
+                                            "initializer_list",
+                                            "iomanip",
+                                            "ios",
+                                            "iosfwd",
+                                            "iostream",
+                                            "istream",
+                                            "iterator",
+                                            "latch",
+                                            "limits",
+                                            "list",
+                                            "locale",
+                                            "map",
+                                            "memory",
+                                            "memory_resource",
+                                            "mutex",
+                                            "new",
+                                            "numbers",
+                                            "numeric",
+                                            "optional",
+                                            "ostream",
+                                            "queue",
+                                            "random",
+                                            "ranges",
+                                            "ratio",
+                                            "regex",
+                                            "scoped_allocator",
+                                            "semaphore",
+                                            "set",
+                                            "shared_mutex",
+                                            "source_location",
+                                            "span",
+                                            "sstream",
+                                            "stack",
+                                            "stdexcept",
+                                            "stop_token",
+                                            "streambuf",
+                                            "string",
+                                            "string_view",
+                                            "system_error",
+                                            "thread",
+                                            "tuple",
+                                            "type_traits",
+                                            "typeindex",
+                                            "typeinfo",
+                                            "unordered_map",
+                                            "unordered_set",
+                                            "utility",
+                                            "valarray",
+                                            "variant",
+                                            "vector",
+                                            "version",
+                                            "syncstream"};
 
 // C standard library and POSIX.1-2017 headers.
 constexpr std::string_view kCHeaders[] = {
-    "aio.h", "arpa/inet.h", "assert.h", "complex.h", "cpio.h", "ctype.h", "dirent.h", "dlfcn.h",
-    "errno.h", "fcntl.h", "fenv.h", "float.h", "fmtmsg.h", "fnmatch.h", "ftw.h", "glob.h", "grp.h",
-    "iconv.h", "inttypes.h", "iso646.h", "langinfo.h", "libgen.h", "limits.h", "locale.h",
-    "math.h", "monetary.h", "mqueue.h", "ndbm.h", "net/if.h", "netdb.h", "netinet/in.h",
-    "netinet/tcp.h", "nl_types.h", "poll.h", "pthread.h", "pwd.h", "regex.h", "sched.h",
-    "search.h", "semaphore.h", "setjmp.h", "signal.h", "spawn.h", "stdalign.h", "stdarg.h",
-    "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "string.h", "strings.h",
-    "sys/ipc.h", "sys/mman.h", "sys/msg.h", "sys/resource.h", "sys/select.h", "sys/sem.h",
-    "sys/shm.h", "sys/socket.h", "sys/stat.h", "sys/statvfs.h", "sys/time.h", "sys/times.h",
-    "sys/types.h", "sys/uio.h", "sys/un.h", "sys/utsname.h", "sys/wait.h", "syslog.h", "tar.h",
-    "termios.h", "tgmath.h", "time.h", "uchar.h", "ulimit.h", "unistd.h", "utime.h", "utmpx.h",
-    "wchar.h", "wctype.h", "wordexp.h", "stdnoreturn.h", "threads.h"};
+    "aio.h",          "arpa/inet.h",   "assert.h",      "complex.h",   "cpio.h",
+    "ctype.h",        "dirent.h",      "dlfcn.h",       "errno.h",     "fcntl.h",
+    "fenv.h",         "float.h",       "fmtmsg.h",      "fnmatch.h",   "ftw.h",
+    "glob.h",         "grp.h",         "iconv.h",       "inttypes.h",  "iso646.h",
+    "langinfo.h",     "libgen.h",      "limits.h",      "locale.h",    "math.h",
+    "monetary.h",     "mqueue.h",      "ndbm.h",        "net/if.h",    "netdb.h",
+    "netinet/in.h",   "netinet/tcp.h", "nl_types.h",    "poll.h",      "pthread.h",
+    "pwd.h",          "regex.h",       "sched.h",       "search.h",    "semaphore.h",
+    "setjmp.h",       "signal.h",      "spawn.h",       "stdalign.h",  "stdarg.h",
+    "stdbool.h",      "stddef.h",      "stdint.h",      "stdio.h",     "stdlib.h",
+    "string.h",       "strings.h",     "sys/ipc.h",     "sys/mman.h",  "sys/msg.h",
+    "sys/resource.h", "sys/select.h",  "sys/sem.h",     "sys/shm.h",   "sys/socket.h",
+    "sys/stat.h",     "sys/statvfs.h", "sys/time.h",    "sys/times.h", "sys/types.h",
+    "sys/uio.h",      "sys/un.h",      "sys/utsname.h", "sys/wait.h",  "syslog.h",
+    "tar.h",          "termios.h",     "tgmath.h",      "time.h",      "uchar.h",
+    "ulimit.h",       "unistd.h",      "utime.h",       "utmpx.h",     "wchar.h",
+    "wctype.h",       "wordexp.h",     "stdnoreturn.h", "threads.h"};
 
 // The compiler's own intrinsics headers (GCC, Clang): no library behind them, no -I needed.
 constexpr std::string_view kIntrinsicsHeaders[] = {
-    "mmintrin.h", "xmmintrin.h", "emmintrin.h", "pmmintrin.h", "tmmintrin.h", "smmintrin.h",
+    "mmintrin.h",  "xmmintrin.h", "emmintrin.h", "pmmintrin.h", "tmmintrin.h", "smmintrin.h",
     "nmmintrin.h", "wmmintrin.h", "immintrin.h", "x86intrin.h", "ammintrin.h", "arm_neon.h"};
 
 bool is_c_header(std::string_view name) { return name.ends_with(".h"); }
@@ -73,7 +161,8 @@ void scan_comments(std::string_view s, bool& in_comment) {
         continue;
       }
     }
-    const bool quote = c == '"' || (c == '\'' && !(i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1]))));
+    const bool quote =
+        c == '"' || (c == '\'' && !(i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1]))));
     if (quote) {
       for (++i; i < s.size() && s[i] != c; ++i)
         if (s[i] == '\\') ++i;
@@ -105,7 +194,9 @@ std::vector<Line> split_lines(const std::string& content) {
       l.directive = true;
       std::size_t i = l.text.find_first_not_of(" \t", first + 1);
       std::size_t j = i;
-      while (j < l.text.size() && (std::isalnum(static_cast<unsigned char>(l.text[j])) || l.text[j] == '_')) ++j;
+      while (j < l.text.size() &&
+             (std::isalnum(static_cast<unsigned char>(l.text[j])) || l.text[j] == '_'))
+        ++j;
       if (i != std::string::npos) {
         l.word = l.text.substr(i, j - i);
         l.arg = trim(std::string_view(l.text).substr(j));
@@ -170,7 +261,8 @@ std::string Amalgamator::relative(const fs::path& abs) const {
   return abs.lexically_relative(root_).generic_string();
 }
 
-fs::path Amalgamator::resolve(const std::string& name, const fs::path& from_dir, bool quoted) const {
+fs::path Amalgamator::resolve(const std::string& name, const fs::path& from_dir,
+                              bool quoted) const {
   std::vector<fs::path> candidates;
   if (quoted) candidates.push_back(from_dir / name);
   for (const auto& d : include_dirs_) candidates.push_back(root_ / d / name);
@@ -193,7 +285,8 @@ void Amalgamator::add_file(const std::string& rel_path) {
 
 void Amalgamator::add_include(const std::string& name) {
   const fs::path abs = resolve(name, root_, false);
-  if (abs.empty()) throw FuseError("project header \"" + name + "\" not found in " + root_.string());
+  if (abs.empty())
+    throw FuseError("project header \"" + name + "\" not found in " + root_.string());
   const std::string rel = relative(abs);
   if (done_.count(rel)) return;
   done_.insert(rel);
@@ -206,7 +299,8 @@ void Amalgamator::add_text(std::string_view text) {
 }
 
 void Amalgamator::add_system_include(const std::string& name) {
-  if (!is_standard_header(name)) throw FuseError("<" + name + "> is not a standard or POSIX header");
+  if (!is_standard_header(name))
+    throw FuseError("<" + name + "> is not a standard or POSIX header");
   system_.insert(name);
 }
 
@@ -236,8 +330,9 @@ void Amalgamator::inline_file(const fs::path& abs, const std::string& rel, bool 
     return l.directive && l.word == "pragma" && first_word(l.arg) == "once";
   });
   if (is_header && !guarded && !once)
-    throw FuseError(rel + ": a project header without #pragma once or an include guard; fuse "
-                          "inlines each header once, so add #pragma once");
+    throw FuseError(rel +
+                    ": a project header without #pragma once or an include guard; fuse "
+                    "inlines each header once, so add #pragma once");
 
   out_ += "// ===== " + rel + " =====\n";
   const fs::path dir = abs.parent_path();

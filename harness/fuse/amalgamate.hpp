@@ -7,7 +7,8 @@
 //     would (the including file's folder, then each include directory), inlined the first time,
 //     dropped afterwards. Each header must be include-once (`#pragma once` or a classic guard):
 //     a header meant to be read twice would change meaning if inlined once.
-//   * `#include <x>` of the C++ standard library, C, POSIX or compiler intrinsics: hoisted, deduplicated. Inside an
+//   * `#include <x>` of the C++ standard library, C, POSIX or compiler intrinsics: hoisted,
+//   deduplicated. Inside an
 //     `#if` it stays where it is (hoisting would drop the condition).
 //   * a project include inside an `#if`, a computed `#include MACRO`, a header outside the
 //     source tree, any other library: refused.

@@ -44,10 +44,11 @@ int run_fuse(const FuseCliOptions& o) {
     return 1;
   }
   const auto lines = std::count(r.text.begin(), r.text.end(), '\n');
-  std::printf("tactica fuse: wrote %s (%s, %s %s; %zu files inlined, %ld lines, %zu KiB)\n"
-              "build it with: g++ -std=c++20 -O2 -o agent %s\n",
-              out.c_str(), game_name(r.game), r.plugin.c_str(), r.plugin_version.c_str(),
-              r.files.size(), static_cast<long>(lines), (r.text.size() + 1023) / 1024, out.c_str());
+  std::printf(
+      "tactica fuse: wrote %s (%s, %s %s; %zu files inlined, %ld lines, %zu KiB)\n"
+      "build it with: g++ -std=c++20 -O2 -o agent %s\n",
+      out.c_str(), game_name(r.game), r.plugin.c_str(), r.plugin_version.c_str(), r.files.size(),
+      static_cast<long>(lines), (r.text.size() + 1023) / 1024, out.c_str());
   return 0;
 }
 

@@ -29,10 +29,10 @@
 namespace tactica::fuse {
 
 struct FuseOptions {
-  std::string config;                                // the agent's TOML config
-  std::vector<std::string> sets;                     // --set key=value, in order
-  std::filesystem::path source_dir;                  // the Tactica source tree (empty: built-in)
-  std::vector<std::filesystem::path> plugin_dirs;    // --plugin-dir, as tactica-agent
+  std::string config;                              // the agent's TOML config
+  std::vector<std::string> sets;                   // --set key=value, in order
+  std::filesystem::path source_dir;                // the Tactica source tree (empty: built-in)
+  std::vector<std::filesystem::path> plugin_dirs;  // --plugin-dir, as tactica-agent
 };
 
 struct FuseResult {

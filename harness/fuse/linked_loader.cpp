@@ -47,8 +47,9 @@ Plugin load_plugin_file(const fs::path& file, std::string_view expected_name) {
                       std::to_string(kPluginAbiVersion) + ": rebuild");
   if (!expected_name.empty() && p.info_.name != expected_name)
     throw PluginError(std::string(kExe) + " has only the plugin '" + p.info_.name +
-                      "' linked in, not '" + std::string(expected_name) + "'; use tactica-agent or " +
-                      "tactica-agent-" + game_name(kGame) + "-" + std::string(expected_name));
+                      "' linked in, not '" + std::string(expected_name) +
+                      "'; use tactica-agent or " + "tactica-agent-" + game_name(kGame) + "-" +
+                      std::string(expected_name));
   return p;
 }
 
@@ -71,7 +72,8 @@ std::shared_ptr<HanpangStrategy> Plugin::make_hanpang(const Params& params) cons
   try {
     s = make_hanpang_(params);
   } catch (const std::exception& e) {
-    throw PluginError("plugin '" + info_.name + "' could not make its hanpang strategy: " + e.what());
+    throw PluginError("plugin '" + info_.name +
+                      "' could not make its hanpang strategy: " + e.what());
   }
   if (!s) throw PluginError("plugin '" + info_.name + "' made no hanpang strategy (null)");
   return std::shared_ptr<HanpangStrategy>(std::move(s));
@@ -83,8 +85,8 @@ std::shared_ptr<IcebreakingStrategy> Plugin::make_icebreaking(const Params& para
   try {
     s = make_icebreaking_(params);
   } catch (const std::exception& e) {
-    throw PluginError("plugin '" + info_.name + "' could not make its icebreaking strategy: " +
-                      e.what());
+    throw PluginError("plugin '" + info_.name +
+                      "' could not make its icebreaking strategy: " + e.what());
   }
   if (!s) throw PluginError("plugin '" + info_.name + "' made no icebreaking strategy (null)");
   return std::shared_ptr<IcebreakingStrategy>(std::move(s));

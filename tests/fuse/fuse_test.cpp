@@ -1,6 +1,8 @@
 // fuse_test.cpp — the amalgamator on small made-up trees (inlining order, once-only, hoisting,
 // every refusal), and `fuse` on the shipped configs (reproducible, self-describing, nothing but
 // the chosen plugin, no absolute path, config errors as tactica-agent reports them).
+#include "fuse/fuse.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 #include <sstream>
 
 #include "fuse/amalgamate.hpp"
-#include "fuse/fuse.hpp"
 #include "tactica/config.hpp"
 
 namespace fs = std::filesystem;
@@ -28,7 +29,8 @@ const fs::path kPlugins = TACTICA_PLUGIN_DIR;
 struct TempTree {
   fs::path root;
   explicit TempTree(const std::string& name) {
-    root = fs::temp_directory_path() / ("tactica_fuse_test_" + std::to_string(::getpid()) + "_" + name);
+    root = fs::temp_directory_path() /
+           ("tactica_fuse_test_" + std::to_string(::getpid()) + "_" + name);
     fs::remove_all(root);
     fs::create_directories(root);
   }
@@ -65,16 +67,19 @@ void write_small_tree(const TempTree& t) {
   t.write("core/include/tactica/a.hpp",
           "// a.hpp\n#pragma once\n#include <vector>\n#include \"tactica/b.hpp\"\n"
           "inline int a() { return b() + static_cast<int>(std::vector<int>{1}.size()); }\n");
-  t.write("core/include/tactica/b.hpp",
-          "#ifndef TACTICA_B_HPP\n#define TACTICA_B_HPP\n#include <unistd.h>\n#include <algorithm>\n"
-          "inline int b() { return std::max(1, 0); }\n#endif  // TACTICA_B_HPP\n");
+  t.write(
+      "core/include/tactica/b.hpp",
+      "#ifndef TACTICA_B_HPP\n#define TACTICA_B_HPP\n#include <unistd.h>\n#include <algorithm>\n"
+      "inline int b() { return std::max(1, 0); }\n#endif  // TACTICA_B_HPP\n");
   t.write("plugins/p/plugin.hpp", "#pragma once\n#include \"tactica/a.hpp\"\nint p();\n");
   t.write("plugins/p/x.cpp",
-          "#include \"p/plugin.hpp\"\n#include <vector>\n/* not an include:\n#include \"missing.hpp\"\n*/\n"
+          "#include \"p/plugin.hpp\"\n#include <vector>\n/* not an include:\n#include "
+          "\"missing.hpp\"\n*/\n"
           "#if defined(__SSE2__)\n#include <emmintrin.h>\n#endif\nint p() { return a(); }\n");
   t.write("plugins/p/local.hpp", "#pragma once\r\ninline int local() { return 2; }\r\n");
-  t.write("plugins/p/y.cpp",
-          "#include \"local.hpp\"\n#include \"tactica/b.hpp\"\nint q() { return b() + local(); }\n");
+  t.write(
+      "plugins/p/y.cpp",
+      "#include \"local.hpp\"\n#include \"tactica/b.hpp\"\nint q() { return b() + local(); }\n");
 }
 
 }  // namespace
@@ -88,7 +93,8 @@ TEST_CASE("standard, POSIX and intrinsics headers are allowed, nothing else") {
     CHECK_MESSAGE(!tactica::fuse::is_standard_header(h), h);
 }
 
-TEST_CASE("amalgamator: each project header once, at its first include, standard includes hoisted") {
+TEST_CASE(
+    "amalgamator: each project header once, at its first include, standard includes hoisted") {
   TempTree t("small");
   write_small_tree(t);
   Amalgamator am(t.root, {"core/include", "plugins"});
@@ -98,20 +104,19 @@ TEST_CASE("amalgamator: each project header once, at its first include, standard
   am.add_text("int main() { return p() + q() - 5; }\n");
   const std::string text = am.text();
 
-  CHECK(am.files() == std::vector<std::string>{"plugins/p/x.cpp", "plugins/p/plugin.hpp",
-                                               "core/include/tactica/a.hpp",
-                                               "core/include/tactica/b.hpp", "plugins/p/y.cpp",
-                                               "plugins/p/local.hpp"});
+  CHECK(am.files() == std::vector<std::string>{
+                          "plugins/p/x.cpp", "plugins/p/plugin.hpp", "core/include/tactica/a.hpp",
+                          "core/include/tactica/b.hpp", "plugins/p/y.cpp", "plugins/p/local.hpp"});
   CHECK(am.system_includes() == std::vector<std::string>{"unistd.h", "algorithm", "vector"});
   CHECK(text.starts_with("#include <unistd.h>\n#include <algorithm>\n#include <vector>\n\n"));
   CHECK(count(text, "inline int b()") == 1);
   CHECK(count(text, "inline int local()") == 1);
   CHECK(text.find("inline int b()") < text.find("inline int a()"));  // dependency order
   CHECK(count(text, "#pragma once") == 0);
-  CHECK(count(text, "TACTICA_B_HPP") == 0);                          // guard lines dropped
-  CHECK(count(text, "#include <vector>") == 1);                      // hoisted once
-  CHECK(count(text, "#include \"") == 1);                            // only the one in a comment
-  CHECK(count(text, "#include <emmintrin.h>") == 1);                 // conditional: kept in place
+  CHECK(count(text, "TACTICA_B_HPP") == 0);           // guard lines dropped
+  CHECK(count(text, "#include <vector>") == 1);       // hoisted once
+  CHECK(count(text, "#include \"") == 1);             // only the one in a comment
+  CHECK(count(text, "#include <emmintrin.h>") == 1);  // conditional: kept in place
   CHECK(text.find("#include <emmintrin.h>") > text.find("#if defined(__SSE2__)"));
   CHECK(count(text, "\r") == 0);
   CHECK(count(text, t.root.string()) == 0);
@@ -119,7 +124,8 @@ TEST_CASE("amalgamator: each project header once, at its first include, standard
 
   // And it compiles alone.
   std::ofstream(t.root / "all.cpp") << text;
-  const std::string cmd = std::string(TACTICA_CXX) + " -std=c++20 -Wall -Wextra -Werror -fsyntax-only " +
+  const std::string cmd = std::string(TACTICA_CXX) +
+                          " -std=c++20 -Wall -Wextra -Werror -fsyntax-only " +
                           (t.root / "all.cpp").string();
   CHECK(std::system(cmd.c_str()) == 0);
 }
@@ -182,15 +188,17 @@ TEST_CASE("every plugin's sources are the *.cpp files fuse takes (all but plugin
       const std::string f = e.path().filename().string();
       if (f.ends_with(".cpp") && f != "plugin.cpp") found.insert(f);
     }
-    CHECK_MESSAGE(found == files, "plugins/" << name
-                                             << ": the .cpp files in the folder (which tactica fuse "
-                                                "takes) differ from tactica_add_plugin's SOURCES");
+    CHECK_MESSAGE(found == files, "plugins/"
+                                      << name
+                                      << ": the .cpp files in the folder (which tactica fuse "
+                                         "takes) differ from tactica_add_plugin's SOURCES");
   }
 }
 
 namespace {
 
-tactica::fuse::FuseResult fuse_config(const std::string& config, std::vector<std::string> sets = {}) {
+tactica::fuse::FuseResult fuse_config(const std::string& config,
+                                      std::vector<std::string> sets = {}) {
   tactica::fuse::FuseOptions o;
   o.config = (kSource / config).string();
   o.sets = std::move(sets);
@@ -202,7 +210,8 @@ std::vector<std::string> shipped_configs() {
   std::vector<std::string> out;
   for (const char* game : {"hanpang", "icebreaking"})
     for (const auto& e : fs::directory_iterator(kSource / "configs" / game))
-      if (e.path().extension() == ".toml") out.push_back("configs/" + std::string(game) + "/" + e.path().filename().string());
+      if (e.path().extension() == ".toml")
+        out.push_back("configs/" + std::string(game) + "/" + e.path().filename().string());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -220,16 +229,17 @@ TEST_CASE("fuse: every shipped config, reproducible and self-describing, nothing
 
     const std::string game = tactica::game_name(r.game);
     CHECK(r.text.starts_with("// main.cpp: a Tactica agent for " + game + " in one file"));
-    CHECK(r.text.find("(Tactica " + std::string(tactica::fuse::project_version()) + ") from " + config) !=
-          std::string::npos);
+    CHECK(r.text.find("(Tactica " + std::string(tactica::fuse::project_version()) + ") from " +
+                      config) != std::string::npos);
     CHECK(r.text.find("// Plugin: " + r.plugin + " " + r.plugin_version) != std::string::npos);
     CHECK(r.text.find("//   strategy = \"" + r.plugin + "\"") != std::string::npos);
     CHECK(r.text.find("[params]") != std::string::npos);
-    CHECK(r.text.find("tactica::plugins::" + r.plugin + "::make_" + game + "(params)") != std::string::npos);
+    CHECK(r.text.find("tactica::plugins::" + r.plugin + "::make_" + game + "(params)") !=
+          std::string::npos);
 
     CHECK(r.text.find("#define NDEBUG") < r.text.find("#include <"));  // asserts off, as Release
-    CHECK(count(r.text, kSource.string()) == 0);    // no absolute path
-    CHECK(count(r.text, "#include \"") == 0);       // every project include inlined
+    CHECK(count(r.text, kSource.string()) == 0);                       // no absolute path
+    CHECK(count(r.text, "#include \"") == 0);  // every project include inlined
     CHECK(count(r.text, "TACTICA_EXPORT_PLUGIN") == 0);
     CHECK(count(r.text, "boost") == 0);
     CHECK(count(r.text, "toml++") == 0);
@@ -240,14 +250,16 @@ TEST_CASE("fuse: every shipped config, reproducible and self-describing, nothing
       CHECK(f != "plugins/" + r.plugin + "/plugin.cpp");
       CHECK(count(r.text, "// ===== " + f + " =====\n") == 1);  // inlined exactly once
     }
-    CHECK(std::find(r.files.begin(), r.files.end(), "core/include/tactica/session.hpp") != r.files.end());
+    CHECK(std::find(r.files.begin(), r.files.end(), "core/include/tactica/session.hpp") !=
+          r.files.end());
   }
 }
 
 TEST_CASE("fuse: --set values are baked in and named in the header") {
   const auto r = fuse_config("configs/hanpang/greedy.toml", {"time.node_budget=1234", "seed=77"});
-  CHECK(r.text.find("from configs/hanpang/greedy.toml --set time.node_budget=1234 --set seed=77.") !=
-        std::string::npos);
+  CHECK(
+      r.text.find("from configs/hanpang/greedy.toml --set time.node_budget=1234 --set seed=77.") !=
+      std::string::npos);
   CHECK(r.text.find("  t.node_budget = 1234ULL;\n") != std::string::npos);
   CHECK(r.text.find("kSeed = 77ULL;") != std::string::npos);
   CHECK(r.text != fuse_config("configs/hanpang/greedy.toml").text);
@@ -273,12 +285,15 @@ TEST_CASE("fuse: config errors are tactica-agent's, source errors say what to do
     }
     return std::string();
   };
-  CHECK(config_error("configs/hanpang/nope.toml", {}).find("no such config file") != std::string::npos);
-  CHECK(config_error("configs/hanpang/greedy.toml", {"params.nope=1"}).find("params.nope") != std::string::npos);
-  CHECK(config_error("configs/hanpang/greedy.toml", {"strategy=nope"}).find("strategy: no plugin 'nope'") !=
+  CHECK(config_error("configs/hanpang/nope.toml", {}).find("no such config file") !=
         std::string::npos);
-  CHECK(config_error("configs/hanpang/greedy.toml", {"time.reserve_ms=-1"}).find("time.reserve_ms") !=
+  CHECK(config_error("configs/hanpang/greedy.toml", {"params.nope=1"}).find("params.nope") !=
         std::string::npos);
+  CHECK(config_error("configs/hanpang/greedy.toml", {"strategy=nope"})
+            .find("strategy: no plugin 'nope'") != std::string::npos);
+  CHECK(
+      config_error("configs/hanpang/greedy.toml", {"time.reserve_ms=-1"}).find("time.reserve_ms") !=
+      std::string::npos);
 
   TempTree t("notatree");
   tactica::fuse::FuseOptions o;

@@ -76,7 +76,8 @@ class Agent {
   }
 
   std::string receive() {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kReplyTimeoutMs);
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(kReplyTimeoutMs);
     for (;;) {
       if (const auto nl = buf_.find('\n'); nl != std::string::npos) {
         std::string line = buf_.substr(0, nl);
@@ -84,7 +85,8 @@ class Agent {
         std::printf("< %s\n", line.c_str());
         return line;
       }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          until - std::chrono::steady_clock::now());
       if (left.count() <= 0) fail("no reply within 60 s");
       pollfd p{from_, POLLIN, 0};
       if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
@@ -125,7 +127,8 @@ std::pair<int, int> parse_reply(const std::string& line, std::string_view word) 
   const std::string prefix = std::string(word) + " ";
   int a = -1, b = -1;
   char rest = 0;
-  if (!line.starts_with(prefix) || std::sscanf(line.c_str() + prefix.size(), "%d %d%c", &a, &b, &rest) != 2)
+  if (!line.starts_with(prefix) ||
+      std::sscanf(line.c_str() + prefix.size(), "%d %d%c", &a, &b, &rest) != 2)
     fail("reply '" + line + "' is not '" + std::string(word) + " a b'");
   return {a, b};
 }
@@ -168,7 +171,8 @@ void play_icebreaking(Agent& agent, std::uint64_t seed, long bank, bool first) {
     } else {
       MoveList moves;
       pos.moves(moves);
-      const int c = moves[static_cast<int>(opponent.below(static_cast<std::uint32_t>(moves.size())))];
+      const int c =
+          moves[static_cast<int>(opponent.below(static_cast<std::uint32_t>(moves.size())))];
       agent.send("OPP " + std::to_string(row_of(c)) + " " + std::to_string(col_of(c)) + " 1");
       pos.play(board, c);
     }
@@ -178,9 +182,10 @@ void play_icebreaking(Agent& agent, std::uint64_t seed, long bank, bool first) {
 }
 
 [[noreturn]] void usage() {
-  std::fprintf(stderr,
-               "usage: fuse_script_judge hanpang SEED BANK_MS -- AGENT [ARGS...]\n"
-               "       fuse_script_judge icebreaking SEED BANK_MS first|second -- AGENT [ARGS...]\n");
+  std::fprintf(
+      stderr,
+      "usage: fuse_script_judge hanpang SEED BANK_MS -- AGENT [ARGS...]\n"
+      "       fuse_script_judge icebreaking SEED BANK_MS first|second -- AGENT [ARGS...]\n");
   std::exit(2);
 }
 
