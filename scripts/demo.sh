@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# demo.sh — the default demonstration (see README). Until the harness exists it plays the
-# engines' own random games through the micro-benchmarks.
+# demo.sh — the default demonstration (README command 1): the shipped Hanpang submit config on
+# the platform's 30 seeds, and a short Icebreaking match of the submit config against greedy,
+# both judged as the platform does (real subprocesses, 5,000 ms banks), with their tables.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build/release/bin/tactica-microbench --benchmark_filter='RandomGame' --benchmark_min_time=0.2
+bin=build/release/bin
+mkdir -p results
+"$bin/tactica" bench --agent configs/hanpang/submit.toml --seeds 1-30 --out results/demo-hanpang.jsonl
+"$bin/tactica" tourney --agent configs/icebreaking/submit.toml --agent configs/icebreaking/greedy.toml \
+  --seeds 1-4 --out results/demo-icebreaking.jsonl
