@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/release/bin
 mkdir -p results
+rm -f results/demo-hanpang.jsonl results/demo-icebreaking.jsonl  # a fresh run each time
 "$bin/tactica" bench --agent configs/hanpang/submit.toml --seeds 1-30 --out results/demo-hanpang.jsonl
 "$bin/tactica" tourney --agent configs/icebreaking/submit.toml --agent configs/icebreaking/greedy.toml \
   --seeds 1-4 --out results/demo-icebreaking.jsonl
