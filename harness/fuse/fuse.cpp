@@ -22,12 +22,16 @@
 namespace tactica::fuse {
 namespace fs = std::filesystem;
 
-// The generated main() sets every field of these two; a new field must be baked in too.
-static_assert(sizeof(TimeConfig) == 6 * sizeof(std::int64_t),
-              "TimeConfig gained a field: bake it in time_code() below");
-static_assert(sizeof(SessionOptions) ==
-                  sizeof(TimeConfig) + 8 + 8 + sizeof(std::string) + 3 * sizeof(int) + 4,
-              "SessionOptions gained a field: set it in main_code() below as tactica-agent does");
+// The generated main() bakes every TimeConfig field and sets the SessionOptions fields that
+// core/host/main.cpp sets. These bindings stop compiling when either struct gains or loses a
+// field: then bake the new TimeConfig field in time_code(), or set the new SessionOptions field in
+// main_code() if tactica-agent's main.cpp sets it, and list it here.
+[[maybe_unused]] inline void check_fields_known(const TimeConfig& t, const SessionOptions& o) {
+  [[maybe_unused]] const auto& [reserve_ms, move_overhead_ms, max_move_ms, node_budget, bank_ms,
+                                cpu_cap_ms] = t;
+  [[maybe_unused]] const auto& [time, seed, verbose, worker_thread, banner, in_fd, out_fd, err_fd] =
+      o;
+}
 
 const char* project_version() { return TACTICA_VERSION; }
 const char* default_source_dir() { return TACTICA_SOURCE_DIR; }
