@@ -13,9 +13,13 @@
 namespace tactica::cli {
 
 void LimitOptions::add(CLI::App* app) {
-  app->add_option("--memory-mb", memory_mb, "memory limit per agent process (RLIMIT_DATA), MiB")
+  app->add_option("--memory-mb", memory_mb,
+                  "resident memory an agent's process tree may hold, MiB (more: RUNTIME_ERROR)")
       ->capture_default_str()
       ->check(CLI::Range(16, 1 << 20));
+  app->add_flag("--rlimit-data", rlimit_data,
+                "also cap each agent process with RLIMIT_DATA = --memory-mb, so allocations fail "
+                "(sanitizer-built agents cannot start under it)");
   app->add_option("--max-procs", max_procs,
                   "processes an agent may have alive at once (more: RUNTIME_ERROR)")
       ->capture_default_str()
@@ -38,6 +42,7 @@ harness::Limits LimitOptions::limits() const {
   l.cpu_ms = cpu_ms;
   l.grace_ms = grace_ms;
   l.process.memory_bytes = static_cast<std::uint64_t>(memory_mb) << 20;
+  l.process.hard_data_limit = rlimit_data;
   l.process.max_processes = max_procs;
   return l;
 }

@@ -56,12 +56,21 @@ std::string stopped_detail(Seat& seat, const std::string& what) {
   return d;
 }
 
-Fault process_check(Seat& seat, const Limits& limits, bool answered) {
-  const auto s = seat.proc->sample();
+Fault tree_check(Seat& seat, const Limits& limits, const Process::Sample& s) {
   if (s.processes > limits.process.max_processes)
     return {seat.index, "RUNTIME_ERROR",
             "more than " + std::to_string(limits.process.max_processes) + " processes (" +
                 std::to_string(s.processes) + " alive)"};
+  if (limits.process.memory_bytes && s.rss_bytes > limits.process.memory_bytes)
+    return {seat.index, "RUNTIME_ERROR",
+            "memory: " + std::to_string(s.rss_bytes >> 20) + " MiB resident, over the " +
+                std::to_string(limits.process.memory_bytes >> 20) + " MiB limit"};
+  return {};
+}
+
+Fault process_check(Seat& seat, const Limits& limits, bool answered) {
+  const auto s = seat.proc->sample();
+  if (Fault f = tree_check(seat, limits, s)) return f;
   if (!answered && !s.leader_alive)
     return {seat.index, "RUNTIME_ERROR", stopped_detail(seat, "exited before answering")};
   return {};

@@ -66,8 +66,11 @@ bool notify(Seat& seat, std::string_view line, GameLog& log);
 // RUNTIME_ERROR detail for a seat that stopped: exit status and the last stderr line.
 std::string stopped_detail(Seat& seat, const std::string& what);
 
-// Process checks common to both games: too many processes, and (while waiting for an answer)
-// the leader gone.
+// Too many processes or too much resident memory in a seat's tree, from a sample.
+Fault tree_check(Seat& seat, const Limits& limits, const Process::Sample& s);
+
+// Process checks common to both games: the tree (above) and, while waiting for an answer, the
+// leader gone.
 Fault process_check(Seat& seat, const Limits& limits, bool answered);
 
 }  // namespace tactica::harness

@@ -89,10 +89,7 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
                       limits.cpu_ms);
         return {i, "CPU_LIMIT", buf};
       }
-      if (s.processes > limits.process.max_processes)
-        return {i, "RUNTIME_ERROR",
-                "more than " + std::to_string(limits.process.max_processes) + " processes (" +
-                    std::to_string(s.processes) + " alive)"};
+      if (Fault f = tree_check(seats[i], limits, s)) return f;
     }
     return {};
   };

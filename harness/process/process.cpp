@@ -120,6 +120,16 @@ std::vector<pid_t> harness_children() {
   return out;
 }
 
+// Resident bytes of one process (from /proc/<pid>/statm), 0 if it is gone.
+std::uint64_t resident_bytes(pid_t pid) {
+  std::string text;
+  if (!read_small_file("/proc/" + std::to_string(pid) + "/statm", text)) return 0;
+  unsigned long long size = 0, resident = 0;
+  if (std::sscanf(text.c_str(), "%llu %llu", &size, &resident) != 2) return 0;
+  static const long page = ::sysconf(_SC_PAGESIZE);
+  return resident * static_cast<std::uint64_t>(page > 0 ? page : 4096);
+}
+
 bool same_process(pid_t pid, unsigned long long start) {
   Stat s;
   return read_stat(pid, s) && s.start == start;
@@ -235,7 +245,7 @@ std::unique_ptr<Process> Process::spawn(const std::vector<std::string>& argv,
     for (int sig = 1; sig < NSIG; ++sig)
       if (sig != SIGKILL && sig != SIGSTOP) ::signal(sig, SIG_DFL);
     ::setrlimit(RLIMIT_CORE, &no_core);
-    if (limits.memory_bytes) ::setrlimit(RLIMIT_DATA, &data);
+    if (limits.hard_data_limit && limits.memory_bytes) ::setrlimit(RLIMIT_DATA, &data);
     ::dup2(in[0], 0);
     ::dup2(out[1], 1);
     ::dup2(err[1], 2);
@@ -449,6 +459,7 @@ Process::Sample Process::sample() {
   }
   double total = reaped_ms_;
   int alive = 0;
+  std::uint64_t rss = 0;
   std::set<pid_t> seen;
   std::vector<pid_t> kids;
   while (!stack.empty()) {
@@ -459,13 +470,16 @@ Process::Sample Process::sample() {
     if (!read_stat(p, s)) continue;
     if (p != pid_) known_[p] = Known{s.start, s.ppid};
     total += s.own_ms + s.children_ms;
-    if (s.state != 'Z' && s.state != 'X') ++alive;
+    if (s.state != 'Z' && s.state != 'X') {
+      ++alive;
+      rss += resident_bytes(p);
+    }
     kids.clear();
     children_of(p, kids);
     for (pid_t k : kids) stack.push_back(k);
   }
   cpu_ms_ = std::max(cpu_ms_, total);
-  return Sample{cpu_ms_, alive, !leader_reaped_};
+  return Sample{cpu_ms_, alive, !leader_reaped_, rss};
 }
 
 double Process::terminate(std::chrono::milliseconds grace) {

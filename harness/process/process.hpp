@@ -2,9 +2,12 @@
 // accounting, limits, and a kill that leaves nothing behind.
 //
 // What is enforced (see docs/HARNESS.md, "Limits"):
-// - memory: RLIMIT_DATA (heap, brk and private mappings) per process, default 2 GiB;
+// - memory: the resident memory (RSS) of the agent's whole tree is read on every sample; the
+//   judge turns more than `memory_bytes` into RUNTIME_ERROR and kills the tree. No RLIMIT_AS or
+//   RLIMIT_DATA by default: sanitizer builds reserve terabytes of address space and could not
+//   start under them (`hard_data_limit` adds RLIMIT_DATA = memory_bytes for a hard cap anyway);
 // - core files: RLIMIT_CORE = 0;
-// - processes: the agent's tree is counted on every tick; more than `max_processes` alive at
+// - processes: the agent's tree is counted on every sample; more than `max_processes` alive at
 //   once is reported (the judge turns it into RUNTIME_ERROR and kills the tree). RLIMIT_NPROC is
 //   not used: it counts every process of the user and does not apply to root;
 // - at the end the whole process group and every descendant seen is killed with SIGKILL and
@@ -41,8 +44,9 @@ class SpawnError : public std::runtime_error {
 };
 
 struct ProcessLimits {
-  std::uint64_t memory_bytes = std::uint64_t{2} << 30;  // RLIMIT_DATA per process
-  int max_processes = 64;                               // alive at once in the agent's tree
+  std::uint64_t memory_bytes = std::uint64_t{2} << 30;  // resident memory of the agent's tree
+  bool hard_data_limit = false;  // also RLIMIT_DATA = memory_bytes per process (no sanitizers)
+  int max_processes = 64;        // alive at once in the agent's tree
 };
 
 // How a process ended.
@@ -101,6 +105,7 @@ class Process {
     double cpu_ms = 0;  // the tree's CPU so far (never decreases)
     int processes = 0;  // alive in the tree now (leader included while alive)
     bool leader_alive = true;
+    std::uint64_t rss_bytes = 0;  // resident memory of the tree (shared pages once per process)
   };
   // Reads /proc (and reaps the leader if it has exited).
   Sample sample();

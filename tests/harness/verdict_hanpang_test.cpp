@@ -219,9 +219,18 @@ TEST_CASE("RUNTIME_ERROR: crash, exit, closed output, too many processes, memory
     CHECK(contains(r.detail, "more than 16 processes"));
     CHECK(child_count() == 0);
   }
-  SUBCASE("memory over the limit") {
+  SUBCASE("resident memory over the limit") {
     auto l = limits();
     l.process.memory_bytes = std::uint64_t{256} << 20;
+    const auto r = judge_fault("memhog", 2, l);
+    CHECK(r.verdict == "RUNTIME_ERROR");
+    CHECK(r.score == kept);
+    CHECK(contains(r.detail, "over the 256 MiB limit"));
+  }
+  SUBCASE("allocations failing under RLIMIT_DATA") {
+    auto l = limits();
+    l.process.memory_bytes = std::uint64_t{256} << 20;
+    l.process.hard_data_limit = true;
     const auto r = judge_fault("memhog", 2, l);
     CHECK(r.verdict == "RUNTIME_ERROR");
     CHECK(r.score == kept);
