@@ -96,7 +96,9 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
   const auto tick_for = [&](int mover) -> TickCheck {
     return [&, mover](bool answered) -> Fault {
       if (Fault f = cpu_check()) return f;
-      return process_check(seats[mover], limits, answered);
+      if (!answered && seats[mover].proc->exited())
+        return {mover, "RUNTIME_ERROR", stopped_detail(seats[mover], "exited before answering")};
+      return {};
     };
   };
 
