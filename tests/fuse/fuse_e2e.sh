@@ -4,7 +4,8 @@
 #   fuse_e2e.sh judge    BIN_DIR PLUGIN_DIR SOURCE_DIR WORK_DIR CXX SCRIPT_JUDGE STATIC_AGENTS
 #     Every config in configs/: `tactica fuse` (twice: the bytes must match), compile the file alone
 #     with no -I and no library (-Wall -Wextra -Werror added; the two submit configs with the exact
-#     -O2 command of the README, the others at -O1 to spare CI time), then play it through
+#     -O2 command of the README, the others at -O1 to spare CI time; a file that differs from
+#     another only in comments is compiled once), then play it through
 #     `tactica judge` under the platform's limits: Hanpang must end in OVERFLOW or MAX_ACTIONS,
 #     Icebreaking (the fused agent against itself) in FINISHED — no INVALID, TIME_LIMIT, CPU_LIMIT
 #     or RUNTIME_ERROR.
@@ -90,15 +91,32 @@ phase_fuse_and_compile() {  # $1: sub-folder prefix; the rest: --set arguments
     fuse_one "$c" "$work/$prefix$name/main.cpp" "$@" || fail "fuse $c"
   done
   echo "fuse: ${#configs[@]} configs in $(elapsed "$t0") s"
+  # Configs whose files differ only in comments (submit.toml and the strategy config it copies)
+  # are compiled once, by the submit config when there is one, and the binary copied.
   t0=$(now)
-  for c in "${configs[@]}"; do
+  local -A unit=()  # code hash -> the folder that compiles it
+  local copies=() dir h units=0
+  for c in $(printf '%s\n' "${configs[@]}" | grep '/submit\.toml$') $(printf '%s\n' "${configs[@]}" | grep -v '/submit\.toml$'); do
     name=$(name_of "$c")
+    dir=$work/$prefix$name
+    h=$(grep -v '^//' "$dir/main.cpp" | md5sum | cut -d' ' -f1)
+    if [[ -n ${unit[$h]:-} ]]; then
+      copies+=("${unit[$h]}|$dir")
+      continue
+    fi
+    unit[$h]=$dir
+    units=$((units + 1))
     opt=-O1
     [[ $prefix == "" && $(basename "$c") == submit.toml ]] && opt=-O2
-    run_job "compile-$prefix$name" compile_one "$work/$prefix$name" "$opt"
+    run_job "compile-$prefix$name" compile_one "$dir" "$opt"
   done
   wait_jobs
-  echo "compile: ${#configs[@]} files in $(elapsed "$t0") s ($jobs at once)"
+  local pair
+  for pair in "${copies[@]}"; do
+    IFS="|" read -r from dir <<<"$pair"
+    cp "$from/agent" "$dir/agent"
+  done
+  echo "compile: $units distinct files of ${#configs[@]} in $(elapsed "$t0") s ($jobs at once)"
 }
 
 # ---- judge: fused files under the platform's limits ------------------------------------------
