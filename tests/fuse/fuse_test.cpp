@@ -265,6 +265,21 @@ TEST_CASE("fuse: --set values are baked in and named in the header") {
   CHECK(r.text != fuse_config("configs/hanpang/greedy.toml").text);
 }
 
+TEST_CASE("fuse: the same bytes from another checkout (--source-dir)") {
+  TempTree t("checkout");
+  for (const char* d : {"core/include", "plugins", "configs"}) {
+    fs::create_directories((t.root / d).parent_path());
+    fs::copy(kSource / d, t.root / d, fs::copy_options::recursive);
+  }
+  tactica::fuse::FuseOptions o;
+  o.config = (t.root / "configs/icebreaking/greedy.toml").string();
+  o.plugin_dirs = {kPlugins};
+  o.source_dir = t.root;
+  const auto r = tactica::fuse::fuse(o);
+  CHECK(r.text == fuse_config("configs/icebreaking/greedy.toml").text);
+  CHECK(count(r.text, t.root.string()) == 0);
+}
+
 TEST_CASE("fuse: a config outside the source tree is named by its file name only") {
   TempTree t("config");
   fs::copy_file(kSource / "configs/icebreaking/greedy.toml", t.root / "mine.toml");
