@@ -7,6 +7,7 @@
 
 #include "cli/common.hpp"
 #include "cli/sprt_option.hpp"
+#include "report/run_plots.hpp"
 #include "report/tables.hpp"
 #include "runner/records.hpp"
 
@@ -15,7 +16,7 @@ namespace {
 
 struct MergeOptions {
   std::vector<std::string> files, sprt;
-  std::string out;
+  std::string out, plot;
 };
 
 // Agents in the order of their recorded index, then of first appearance.
@@ -70,6 +71,7 @@ int run_merge(const MergeOptions& o, bool sprt_given) {
       kept.push_back(lines[i]);
     }
     report = report::bench_report(records, order_agents(seen));
+    if (!o.plot.empty()) report::write_bench_plot(o.plot, records);
   } else if (game == "icebreaking") {
     std::vector<harness::TourneyRecord> records;
     std::set<std::tuple<std::uint64_t, std::string, std::string>> keys;
@@ -89,6 +91,7 @@ int run_merge(const MergeOptions& o, bool sprt_given) {
     if (sprt && agents.size() != 2)
       throw harness::RunError("--sprt needs results of exactly two agents");
     report = report::tourney_report(records, agents, sprt);
+    if (!o.plot.empty()) report::write_tourney_plot(o.plot, records, agents, sprt);
   } else {
     throw harness::RunError(where[0] + ": unknown game " + lines[0]["game"].dump());
   }
@@ -114,6 +117,7 @@ void register_merge(CLI::App& app, Context& ctx) {
       ->required()
       ->check(CLI::ExistingFile);
   m->add_option("-o,--out", o->out, "also write the joined results to this new file");
+  m->add_option("--plot", o->plot, "also draw the joined results as an SVG file (docs/VIEWER.md)");
   auto* sprt =
       m->add_option("--sprt", o->sprt, "show the SPRT state: elo0=0 elo1=10 alpha=0.05 beta=0.05")
           ->expected(1, 4);

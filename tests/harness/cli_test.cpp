@@ -165,6 +165,9 @@ TEST_CASE("bench: results file, report, resume, shards and merge") {
   CHECK(r.code == 0);
   CHECK(jsonl(merged).size() == 6);
   CHECK(contains(r.err, "more than once"));
+  const auto svg = path("merged.svg");
+  CHECK(run_tactica("merge " + s1 + " " + s2 + " --plot " + svg).code == 0);
+  CHECK(contains(slurp(svg), "<svg"));
   CHECK(bench_row(r.out, "good") == good_row);
 }
 
