@@ -45,10 +45,11 @@ TEST_CASE("rng: the first values of Rng(seed) are pinned") {
       {42, {0x15780B2E0C2EC716ULL, 0x6104D9866D113A7EULL, 0xAE17533239E499A1ULL,
             0xECB8AD4703B360A1ULL}},
   }};
-  for (const auto& [seed, values] : pins) {
+  for (const auto& pin : pins) {
+    const std::uint64_t seed = pin.first;
     CAPTURE(seed);
     Rng r(seed);
-    for (std::uint64_t v : values) CHECK(r.next() == v);
+    for (std::uint64_t v : pin.second) CHECK(r.next() == v);
   }
   // reseed restarts the same sequence.
   Rng r(5);
