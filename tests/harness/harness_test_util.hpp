@@ -65,6 +65,18 @@ inline void check_replay(const nlohmann::json& replay) {
 #endif
 }
 
+// What a crash of the test agent looks like: killed by SIGSEGV, or (sanitized build) the
+// sanitizer's report of the null store (quoted from stderr) and exit status 1.
+inline bool crash_detail(const std::string& detail) {
+#ifdef TEST_AGENT_SANITIZED
+  return detail.find("exit status 1") != std::string::npos &&
+         (detail.find("runtime error") != std::string::npos ||
+          detail.find("SEGV") != std::string::npos);
+#else
+  return detail.find("signal 11") != std::string::npos;
+#endif
+}
+
 inline bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }

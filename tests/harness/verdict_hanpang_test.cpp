@@ -199,7 +199,7 @@ TEST_CASE("RUNTIME_ERROR: crash, exit, closed output, too many processes, memory
     const auto r = judge_fault("crash", 2);
     CHECK(r.verdict == "RUNTIME_ERROR");
     CHECK(r.score == kept);
-    CHECK(contains(r.detail, "signal 11"));
+    CHECK(crash_detail(r.detail));
   }
   SUBCASE("exit 0 in the middle") {
     const auto r = judge_fault("exit", 2);
@@ -233,7 +233,9 @@ TEST_CASE("RUNTIME_ERROR: crash, exit, closed output, too many processes, memory
     l.process.hard_data_limit = true;
     const auto r = judge_fault("memhog", 2, l);
     CHECK(r.verdict == "RUNTIME_ERROR");
+#ifndef TEST_AGENT_SANITIZED  // a sanitized agent cannot even start under RLIMIT_DATA
     CHECK(r.score == kept);
+#endif
   }
 }
 
