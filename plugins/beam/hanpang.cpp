@@ -29,6 +29,15 @@ struct Config {
   int max_samples = 32;  // sampled futures per move at most
   int min_samples = 2;   // the width is cut so that about this many samples fit the budget
   bool phantom = true;   // one search with phantom rows (unknown colours) instead of samples
+  // Second opinion (phantom mode): the op_k best root moves are searched again on op_samples
+  // sampled next rows (the row the next decision will see), each followed by a phantom beam of
+  // op_depth moves; a root's value becomes op_mix * (mean over the rows) + (1 - op_mix) * phantom.
+  int op_k = 6;
+  int op_samples = 4;
+  int op_width = 32;
+  int op_depth = 6;
+  double op_mix = 0.5;
+  double op_share = 0.8;  // share of the budget/time planned for the second opinion
   HanpangWeights w;
 };
 
@@ -58,6 +67,9 @@ class BeamHanpang final : public HanpangStrategy {
     seen_.resize(table_size());
     root_best_.resize(kRows * kCols);
     root_sum_.resize(kRows * kCols);
+    top_.resize(kRows * kCols);
+    op_sum_.resize(kRows * kCols);
+    op_val_.resize(kRows * kCols);
   }
 
   void new_game(std::uint64_t seed) override {
@@ -89,6 +101,8 @@ class BeamHanpang final : public HanpangStrategy {
       avail = static_cast<double>(limits.node_budget);
     else if (!limits.deadline.unlimited())
       avail = std::chrono::duration<double>(limits.deadline.soft_budget()).count() * rate_;
+    const bool opinion = cfg_.phantom && cfg_.op_k > 0 && cfg_.op_samples > 0;
+    if (opinion) avail *= 1.0 - cfg_.op_share;
     const int searches = cfg_.phantom ? 1 : cfg_.min_samples;
     const double per_width = 1.15 * searches * depth * std::max(8, nroots_);
     width_ = static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(cfg_.width)));
@@ -123,6 +137,13 @@ class BeamHanpang final : public HanpangStrategy {
       chosen = roots[bi].rep;
       best.publish(chosen);
       stats_.value = root_sum_[bi] / done;
+    }
+    if (opinion && done == 1 && !aborted_) {
+      const int op = second_opinion(s, roots, limits, rng);
+      if (op >= 0) {
+        chosen = op;
+        best.publish(chosen);
+      }
     }
     stats_.depth = done;
     stats_.nodes = nodes_;
@@ -184,6 +205,85 @@ class BeamHanpang final : public HanpangStrategy {
       }
     }
     return m;
+  }
+
+  // The second opinion on the op_k best root moves by root_sum_ (see Config): each is played,
+  // followed by sampled next rows (the same rows for every root), and valued by a phantom beam
+  // from there. Returns the chosen cell, or -1 if no round of rows finished in time.
+  int second_opinion(const State& s, const GroupList& roots, const SearchLimits& limits, Rng& rng) {
+    const int k = std::min(cfg_.op_k, nroots_);
+    for (int i = 0; i < nroots_; ++i) top_[i] = i;
+    std::partial_sort(top_.begin(), top_.begin() + k, top_.begin() + nroots_,
+                      [&](int a, int b) { return root_sum_[a] > root_sum_[b]; });
+    const int depth2 = std::max(0, std::min(cfg_.op_depth, kMaxActions - s.actions - 1));
+    double avail = 1e18;
+    if (limits.node_budget)
+      avail = static_cast<double>(limits.node_budget) - static_cast<double>(nodes_);
+    else if (!limits.deadline.unlimited())
+      avail = std::chrono::duration<double>(limits.deadline.soft_budget()).count() *
+              std::max(0.0, 1.0 - limits.deadline.soft_fraction()) * rate_;
+    const double per_width = 1.15 * k * cfg_.op_samples * std::max(1, depth2) * std::max(8, nroots_);
+    const int saved_width = width_;
+    width_ = static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(cfg_.op_width)));
+    std::fill(op_sum_.begin(), op_sum_.begin() + k, 0.0);
+    int rounds = 0;
+    for (int r = 0; r < cfg_.op_samples; ++r) {
+      if (r > 0 && !limits.deadline.unlimited()) {
+        const double f = limits.deadline.soft_fraction();
+        if (f * (r + 1) / r > 1.0) break;
+      }
+      const Row row = Row::random(rng);
+      bool ok = true;
+      for (int j = 0; j < k && ok; ++j) {
+        State c = s;
+        c.remove(roots[top_[j]].cells);
+        double v;
+        if (c.over()) {
+          v = eval_(c);
+        } else {
+          c.push_row(row);
+          v = c.over() ? eval_(c) : beam_value(c, depth2);
+          if (aborted_) ok = false;
+        }
+        op_val_[j] = v;
+      }
+      if (!ok) break;
+      for (int j = 0; j < k; ++j) op_sum_[j] += op_val_[j];
+      ++rounds;
+    }
+    width_ = saved_width;
+    if (rounds == 0) return -1;
+    int bj = 0;
+    double bv = -1e300;
+    for (int j = 0; j < k; ++j) {
+      const double v =
+          cfg_.op_mix * op_sum_[j] / rounds + (1.0 - cfg_.op_mix) * root_sum_[top_[j]];
+      if (v > bv) bv = v, bj = j;
+    }
+    stats_.value = bv;
+    return roots[top_[bj]].rep;
+  }
+
+  // The best leaf of a phantom beam of `depth` moves from s (a decision state), judged at the
+  // last layer that still has a live line; s's own value if depth is 0.
+  double beam_value(const State& s, int depth) {
+    Node root{s, 0.0, 0, 0};
+    root.value = eval_(s);
+    if (depth <= 0) return root.value;
+    const double dead = cfg_.w.overflow / 2;
+    double best = -1e300;
+    int n = 0;
+    for (int d = 0; d < depth; ++d) {
+      const int m = d == 0 ? expand(&root, 1, nullptr, false) : expand(cur_.data(), n, nullptr, false);
+      if (m < 0) return best;
+      if (m == 0) break;
+      n = select(m);
+      double top = -1e300;
+      for (int i = 0; i < n; ++i) top = std::max(top, cur_[i].value);
+      if (top < dead && d > 0) break;
+      best = top;
+    }
+    return best;
   }
 
   // Keeps the best `width` distinct children of next_ in cur_; returns how many.
@@ -265,7 +365,8 @@ class BeamHanpang final : public HanpangStrategy {
   std::vector<Node> cur_, next_;
   std::vector<int> order_;
   std::vector<std::uint64_t> seen_;
-  std::vector<double> root_best_, root_sum_;
+  std::vector<double> root_best_, root_sum_, op_sum_, op_val_;
+  std::vector<int> top_;
   const GroupList* roots_ = nullptr;
   const SearchLimits* limits_ = nullptr;
   int nroots_ = 0;
@@ -287,6 +388,12 @@ std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
   c.max_samples = static_cast<int>(p.integer("samples"));
   c.min_samples = static_cast<int>(p.integer("min_samples"));
   c.phantom = p.boolean("phantom");
+  c.op_k = static_cast<int>(p.integer("op_k"));
+  c.op_samples = static_cast<int>(p.integer("op_samples"));
+  c.op_width = static_cast<int>(p.integer("op_width"));
+  c.op_depth = static_cast<int>(p.integer("op_depth"));
+  c.op_mix = p.real("op_mix");
+  c.op_share = p.real("op_share");
   c.w.group_sq = p.real("w_group_sq");
   c.w.group_lin = p.real("w_group_lin");
   c.w.singleton = p.real("w_singleton");
