@@ -95,6 +95,16 @@ void BM_GreedyIceMove(benchmark::State& st) {
 }
 BENCHMARK(BM_GreedyIceMove);
 
+// The same rule, fast (what the greedy plugin plays and what searches use to predict it).
+void BM_GreedyIceRule(benchmark::State& st) {
+  const auto b = icebreaking::Board::from_seed(7);
+  const auto pos = ice_position(b, 20);
+  plugins::common::ice::GreedyRule rule;
+  for (auto _ : st) benchmark::DoNotOptimize(rule.move(b, pos.ice, true));
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_GreedyIceRule);
+
 void BM_GreedyHanpangMove(benchmark::State& st) {
   const auto s = hanpang_board(7, 10);
   for (auto _ : st) benchmark::DoNotOptimize(plugins::greedy::hanpang_move(s, true));

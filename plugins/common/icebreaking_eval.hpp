@@ -165,6 +165,57 @@ class MoveScanner {
   std::array<std::int16_t, 128> sum_{};
 };
 
+// The greedy plugin's rule, fast enough to model the greedy opponent inside a search (one
+// articulation scan per position, one more per candidate tied on gain): the largest immediate
+// gain (chain captures included); with reply_ties, among equal gains the move after which the
+// other side's best immediate gain is smallest (0 when no ice is left); then the lowest cell.
+// plugins/greedy plays exactly this rule (a test checks it against a plain flood-fill version),
+// so a search that predicts greedy with it predicts it exactly.
+class GreedyRule {
+ public:
+  // The largest immediate gain the side to move has on ice set s (0 if s is empty).
+  int best_gain(const Board& b, u128 s) {
+    if (!s) return 0;
+    const int n = scanner_.scan(b, s, reply_.data());
+    int best = reply_[0].gain;
+    for (int i = 1; i < n; ++i) best = reply_[i].gain > best ? reply_[i].gain : best;
+    return best;
+  }
+
+  // The greedy move on ice set s (icebreaking::kNoCell if s is empty); `gain` receives its gain.
+  int move(const Board& b, u128 s, bool reply_ties, int* gain = nullptr) {
+    if (!s) return icebreaking::kNoCell;
+    const int n = scanner_.scan(b, s, facts_.data());
+    int top = facts_[0].gain;
+    for (int i = 1; i < n; ++i) top = facts_[i].gain > top ? facts_[i].gain : top;
+    if (gain) *gain = top;
+    // Tied cells in ascending order (the scan lists them region by region).
+    int tied[icebreaking::kIce] = {};
+    int captured[icebreaking::kIce] = {};
+    int t = 0;
+    for (int i = 0; i < n; ++i)
+      if (facts_[i].gain == top) {
+        int j = t++;
+        for (; j > 0 && tied[j - 1] > facts_[i].cell; --j) tied[j] = tied[j - 1], captured[j] = captured[j - 1];
+        tied[j] = facts_[i].cell;
+        captured[j] = facts_[i].captured;
+      }
+    if (!reply_ties || t == 1) return tied[0];
+    int best = tied[0], least = 1 << 20;
+    for (int i = 0; i < t; ++i) {
+      const int c = tied[i];
+      const u128 cap = captured[i] ? captures(s, c) : 0;
+      const int r = best_gain(b, s & ~(cap | bit128(c)));
+      if (r < least) least = r, best = c;
+    }
+    return best;
+  }
+
+ private:
+  MoveScanner scanner_;
+  std::array<MoveFacts, icebreaking::kIce> facts_{}, reply_{};
+};
+
 // The value of the "pick from a pool" game over the cells of s: both players take the best cell
 // left in turn (optimal when nothing is ever captured), seen from the side to move. With the
 // cells sorted best first that is v0 - v1 + v2 - ...; only the counts per score are needed.

@@ -45,7 +45,7 @@ icebreaking::Position random_ice_position(const icebreaking::Board& b, Rng& rng,
   icebreaking::MoveList ml;
   for (int i = 0; i < plies && !pos.over(); ++i) {
     pos.moves(ml);
-    pos.play(b, ml[static_cast<int>(rng.below(ml.size()))]);
+    pos.play(b, ml[static_cast<int>(rng.below(static_cast<std::uint32_t>(ml.size())))]);
   }
   return pos;
 }
@@ -56,7 +56,7 @@ icebreaking::Position random_ice_endgame(const icebreaking::Board& b, Rng& rng, 
   icebreaking::MoveList ml;
   while (popcount(pos.ice) > left) {
     pos.moves(ml);
-    pos.play(b, ml[static_cast<int>(rng.below(ml.size()))]);
+    pos.play(b, ml[static_cast<int>(rng.below(static_cast<std::uint32_t>(ml.size())))]);
   }
   return pos;
 }
@@ -348,6 +348,39 @@ TEST_CASE("greedy icebreaking: takes the largest immediate gain") {
       CHECK(t.play(b, c).gain == best_gain);
     }
   }
+}
+
+TEST_CASE("greedy icebreaking: the fast rule (common::ice::GreedyRule) is the plain one, move for move") {
+  // The plugin plays GreedyRule; searches that model a greedy opponent use it too. The plain
+  // icebreaking_move() (a flood fill per cell, a replay per tie) is the reference.
+  plugins::common::ice::GreedyRule rule;
+  int positions = 0, tie_decided = 0;
+  for (std::uint64_t seed = 1; seed <= 120; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    Rng rng(seed * 7 + 3);
+    auto pos = icebreaking::Position::start(b);
+    // Whole games: half the plies random, half greedy (the endgame has the odd ties).
+    while (!pos.over()) {
+      for (bool ties : {true, false}) {
+        int gain = 0;
+        const int fast = rule.move(b, pos.ice, ties, &gain);
+        const int plain = plugins::greedy::icebreaking_move(b, pos, ties);
+        CAPTURE(seed);
+        CAPTURE(pos.ply);
+        REQUIRE(fast == plain);
+        CHECK(gain == plugins::greedy::icebreaking_best_gain(b, pos));
+      }
+      tie_decided += rule.move(b, pos.ice, true) != rule.move(b, pos.ice, false);
+      CHECK(rule.best_gain(b, pos.ice) == plugins::greedy::icebreaking_best_gain(b, pos));
+      ++positions;
+      icebreaking::MoveList ml;
+      pos.moves(ml);
+      const int c = rng.below(2) ? rule.move(b, pos.ice, true) : ml[static_cast<int>(rng.below(static_cast<std::uint32_t>(ml.size())))];
+      pos.play(b, c);
+    }
+  }
+  CHECK(positions > 4000);
+  CHECK(tie_decided > 300);  // the reply rule really was exercised
 }
 
 TEST_CASE("expectimax icebreaking: a hand-solved strip (a capture that loses, a cell that wins)") {
