@@ -1,6 +1,6 @@
 // ice_fast.hpp — Icebreaking moves with a cheap local test before the flood fill: taking a cell
 // can only split its region if its ice neighbours are not all joined around it. Used by the beam
-// search for our moves and for the opponent's predicted (greedy) replies.
+// search for our moves (the predicted greedy replies use common::ice::GreedyRule).
 #pragma once
 
 #include <algorithm>
@@ -66,39 +66,6 @@ inline void fast_play(const Board& b, Position& p, int c) {
   p.total[p.to_move] += b.sum(taken);
   p.to_move = other(p.to_move);
   ++p.ply;
-}
-
-// The largest immediate gain the side to move has (chain captures included); -1000 if none.
-inline int max_gain(const Board& b, const Position& p) {
-  int best = -1000;
-  for (u128 s = p.ice; s;) {
-    const int c = pop_lowest(s);
-    best = std::max(best, b.score[c] + b.sum(fast_captures(p, c)));
-  }
-  return best;
-}
-
-// The greedy policy's move for the side to move: the largest immediate gain; with reply_ties,
-// equal gains go to the move after which the other side's best immediate gain is smallest;
-// then the lowest cell. kNoCell if no ice is left.
-inline int greedy_reply(const Board& b, const Position& p, bool reply_ties = false) {
-  int best = kNoCell, best_gain = -1000, ties = 0;
-  std::array<std::int8_t, icebreaking::kIce> tied;
-  for (u128 s = p.ice; s;) {
-    const int c = pop_lowest(s);
-    const int gain = b.score[c] + b.sum(fast_captures(p, c));
-    if (gain > best_gain) best_gain = gain, best = c, ties = 0;
-    if (gain == best_gain) tied[ties++] = static_cast<std::int8_t>(c);
-  }
-  if (!reply_ties || ties <= 1) return best;
-  int least = 1000;
-  for (int i = 0; i < ties; ++i) {
-    Position q = p;
-    fast_play(b, q, tied[i]);
-    const int g = q.over() ? -1000 : max_gain(b, q);
-    if (g < least) least = g, best = tied[i];
-  }
-  return best;
 }
 
 }  // namespace tactica::plugins::beam::ice_fast

@@ -40,10 +40,19 @@ struct Node {
 // A child before selection: which parent, which of our moves, and its value. Only the selected
 // children are turned into Nodes, so a layer costs 8 bytes per candidate, not a Position.
 struct Child {
+  std::uint64_t key;    // hash of the ice left after the move and its reply (transpositions)
   std::int32_t parent;  // index into the current beam
   std::int16_t move;
   std::int16_t value;
 };
+
+// A hash of an ice set (the state of an Icebreaking game apart from the running scores).
+inline std::uint64_t ice_key(u128 ice) {
+  std::uint64_t x = static_cast<std::uint64_t>(ice) ^ (static_cast<std::uint64_t>(ice >> 64) * 0x9E3779B97F4A7C15ULL);
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ULL;
+  return x ^ (x >> 29);
+}
 
 class BeamIcebreaking final : public IcebreakingStrategy {
  public:
@@ -59,7 +68,7 @@ class BeamIcebreaking final : public IcebreakingStrategy {
     MoveList ml;
     pos.moves(ml);
     if (ml.size() == 0) return kNoCell;
-    int chosen = greedy_reply(b, pos);
+    int chosen = rule_.move(b, pos.ice, false);
     best.publish(chosen);
     if (ml.size() == 1) return chosen;
     limits_ = &limits;
@@ -115,6 +124,21 @@ class BeamIcebreaking final : public IcebreakingStrategy {
       cur_.resize(width + 1);
       next_.resize(width + 1);
     }
+    std::size_t slots = 64;
+    while (slots < 4 * static_cast<std::size_t>(width)) slots *= 2;
+    if (seen_.size() < slots) seen_.assign(slots, 0);
+  }
+
+  // Inserts key into the layer's table of kept ice sets; false if it was there already.
+  bool first_time(std::uint64_t key, std::size_t mask) {
+    key |= 1;  // 0 marks a free slot
+    for (std::size_t i = key & mask;; i = (i + 1) & mask) {
+      if (seen_[i] == key) return false;
+      if (seen_[i] == 0) {
+        seen_[i] = key;
+        return true;
+      }
+    }
   }
 
   // Checked every 16 children: a child costs up to ~100 us (a reply with tied gains scans the
@@ -149,7 +173,7 @@ class BeamIcebreaking final : public IcebreakingStrategy {
       for (int i = 0; i < n; ++i) {
         const Node& par = cur_[i];
         if (par.pos.over()) {
-          kids_[m++] = Child{i, -1, static_cast<std::int16_t>(par.value)};
+          kids_[m++] = Child{0, i, -1, static_cast<std::int16_t>(par.value)};
           continue;
         }
         any_open = true;
@@ -157,28 +181,41 @@ class BeamIcebreaking final : public IcebreakingStrategy {
           const int c = pop_lowest(s);
           Position q = par.pos;
           fast_play(b, q, c);
-          if (!q.over()) fast_play(b, q, greedy_reply(b, q, cfg_.reply_ties));
-          kids_[m++] = Child{i, static_cast<std::int16_t>(c), static_cast<std::int16_t>(value_of(b, q))};
+          if (!q.over()) fast_play(b, q, rule_.move(b, q.ice, cfg_.reply_ties));
+          kids_[m++] = Child{ice_key(q.ice), i, static_cast<std::int16_t>(c),
+                             static_cast<std::int16_t>(value_of(b, q))};
           ++nodes_;
           if (must_stop()) return false;
         }
       }
       if (!any_open) break;
       // Step 2. The best `width` (ties by index keep the pass deterministic), replayed into
-      // full nodes.
+      // full nodes. Lines that reach the same ice set (moves in another order) are one line: only
+      // the best of them is kept, so the width holds distinct positions.
       for (int i = 0; i < m; ++i) order_[i] = i;
-      const int keep = std::min(m, width);
-      std::partial_sort(order_.begin(), order_.begin() + keep, order_.begin() + m, [&](int x, int y) {
+      auto better = [&](int x, int y) {
         return kids_[x].value != kids_[y].value ? kids_[x].value > kids_[y].value : x < y;
-      });
-      for (int i = 0; i < keep; ++i) {
+      };
+      int sorted = std::min(m, 2 * width);
+      std::partial_sort(order_.begin(), order_.begin() + sorted, order_.begin() + m, better);
+      std::size_t mask = 64;
+      while (mask < 4 * static_cast<std::size_t>(width)) mask *= 2;
+      std::fill(seen_.begin(), seen_.begin() + static_cast<std::ptrdiff_t>(mask), 0);
+      --mask;
+      int keep = 0;
+      for (int i = 0; i < m && keep < width; ++i) {
+        if (i == sorted) {
+          std::sort(order_.begin() + sorted, order_.begin() + m, better);
+          sorted = m;
+        }
         const Child& k = kids_[order_[i]];
+        if (!first_time(k.key, mask)) continue;
         const Node& par = cur_[k.parent];
-        Node& nd = next_[i];
+        Node& nd = next_[keep++];
         nd = par;
         if (k.move >= 0) {
           fast_play(b, nd.pos, k.move);
-          if (!nd.pos.over()) fast_play(b, nd.pos, greedy_reply(b, nd.pos, cfg_.reply_ties));
+          if (!nd.pos.over()) fast_play(b, nd.pos, rule_.move(b, nd.pos.ice, cfg_.reply_ties));
           nd.value = k.value;
           if (first) nd.root = k.move;
         }
@@ -199,10 +236,12 @@ class BeamIcebreaking final : public IcebreakingStrategy {
   }
 
   Config cfg_;
+  common::ice::GreedyRule rule_;  // the predicted replies: exactly the greedy plugin's rule
   Player me_ = A;
   std::vector<Node> cur_, next_;
   std::vector<Child> kids_;
   std::vector<int> order_;
+  std::vector<std::uint64_t> seen_;  // open-addressing set of the ice sets kept in a layer
   const SearchLimits* limits_ = nullptr;
   std::uint64_t nodes_ = 0;
   double rate_ = 5e4;  // nodes per second, measured on the clock (not used on a node budget)
