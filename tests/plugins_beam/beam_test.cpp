@@ -6,7 +6,6 @@
 #include <chrono>
 #include <vector>
 
-#include "beam/ice_fast.hpp"
 #include "beam/plugin.hpp"
 
 using namespace tactica;
@@ -211,26 +210,3 @@ TEST_CASE("beam icebreaking: legal on random mid-game positions, deterministic, 
   CHECK(ms < 100);  // 10 ms hard limit; generous for a loaded CI machine
 }
 
-TEST_CASE("beam ice_fast: the local split test agrees with the flood fill") {
-  Rng rng(5);
-  int checked = 0;
-  for (int t = 0; t < 40; ++t) {
-    const auto board = icebreaking::Board::from_seed(500 + t);
-    auto pos = icebreaking::Position::start(board);
-    while (!pos.over()) {
-      for (u128 s = pos.ice; s;) {
-        const int c = pop_lowest(s);
-        REQUIRE(beam::ice_fast::fast_captures(pos, c) == pos.captures(c));
-        ++checked;
-      }
-      icebreaking::MoveList ml;
-      pos.moves(ml);
-      const int c = ml[static_cast<int>(rng.below(ml.size()))];
-      auto q = pos;
-      beam::ice_fast::fast_play(board, q, c);
-      pos.play(board, c);
-      REQUIRE(q == pos);
-    }
-  }
-  CHECK(checked > 10000);
-}
