@@ -1,4 +1,18 @@
-// The expectimax plugin's Icebreaking strategy: a thin wrapper over IceSearch.
+// The expectimax plugin's Icebreaking strategy: alpha-beta (IceSearch) against an opponent we
+// know nothing about, and a beam search against the greedy model (common::ice::ModelBeam) once
+// the opponent has shown it plays greedy.
+//
+// Opponent modelling: every opponent move is compared with the greedy rule's move in the position
+// it was made from (common::ice::GreedyRule, both tie rules). While every one of at least
+// `model_after` moves matched a rule, the opponent is taken to be that deterministic policy, and
+// the best plan against it is found by searching our own move sequences with its replies
+// predicted (a minimax search would assume a stronger opponent than the one we face and settle
+// for draws it could win). One move that does not match switches to alpha-beta for the rest of
+// the game; so does any doubt about our record of the game.
+#include <algorithm>
+#include <memory>
+
+#include "common/icebreaking_beam.hpp"
 #include "expectimax/ice_search.hpp"
 #include "expectimax/plugin.hpp"
 
@@ -21,18 +35,57 @@ IceParams ice_params(const Params& p) {
   return q;
 }
 
+common::ice::ModelBeamConfig beam_config(const Params& p) {
+  common::ice::ModelBeamConfig c;
+  c.width = static_cast<int>(p.integer("model_width"));
+  c.max_width = std::max(c.width, static_cast<int>(p.integer("model_max_width")));
+  return c;
+}
+
 class IceStrategy final : public IcebreakingStrategy {
  public:
-  explicit IceStrategy(const Params& p) : search_(ice_params(p)) {}
-  void new_game(const icebreaking::Board& b, icebreaking::Player, std::uint64_t) override {
+  explicit IceStrategy(const Params& p)
+      : search_(ice_params(p)),
+        model_after_(p.boolean("model") ? static_cast<int>(p.integer("model_after")) : -1),
+        beam_cfg_(beam_config(p)) {}
+
+  void new_game(const icebreaking::Board& b, icebreaking::Player me, std::uint64_t) override {
     board_ = b;
     search_.new_game(b);
+    reset_model(b);
+    me_ = me;
   }
+
+  void observe(const icebreaking::Position& after, int cell) override {
+    if (model_after_ < 0) return;
+    if (tracking_ && record_.to_move != me_ && record_.legal(cell)) {
+      ++opp_moves_;
+      if (greedy_[0] && rule_.move(board_, record_.ice, false) != cell) greedy_[0] = false;
+      if (greedy_[1] && rule_.move(board_, record_.ice, true) != cell) greedy_[1] = false;
+    }
+    record_ = after;
+  }
+
   int choose(const icebreaking::Board& b, const icebreaking::Position& pos,
              const SearchLimits& limits, BestMove& best) override {
     if (!(b == board_)) {  // a caller that skipped new_game: start a fresh table for this board
       board_ = b;
       search_.new_game(b);
+      reset_model(b);
+      tracking_ = false;
+    }
+    me_ = pos.to_move;
+    if (!(pos == record_)) tracking_ = false;  // observe() missed a move: no model from here on
+    if (model_after_ >= 0 && tracking_ && opp_moves_ >= model_after_ && (greedy_[0] || greedy_[1])) {
+      // Both rules agree on every move so far: the default greedy (reply ties) is the likelier.
+      beam_cfg_.reply_ties = greedy_[1];
+      if (!beam_ || beam_ties_ != beam_cfg_.reply_ties) {
+        beam_ = std::make_unique<common::ice::ModelBeam>(beam_cfg_);
+        beam_ties_ = beam_cfg_.reply_ties;
+      }
+      const int c = beam_->choose(b, pos, limits, best);
+      stats_ = beam_->stats();
+      return c;
     }
     const auto r = search_.run(pos.ice, pos.margin(), limits, &best);
     stats_.nodes = r.nodes;
@@ -43,9 +96,27 @@ class IceStrategy final : public IcebreakingStrategy {
   SearchStats stats() const override { return stats_; }
 
  private:
+  void reset_model(const icebreaking::Board& b) {
+    record_ = icebreaking::Position::start(b);
+    tracking_ = true;
+    opp_moves_ = 0;
+    greedy_[0] = greedy_[1] = true;
+  }
+
   IceSearch search_;
   icebreaking::Board board_;
   SearchStats stats_;
+  // The opponent model.
+  int model_after_;                      // opponent moves to see before trusting it (-1: off)
+  common::ice::ModelBeamConfig beam_cfg_;
+  std::unique_ptr<common::ice::ModelBeam> beam_;  // made on first use (it preallocates)
+  bool beam_ties_ = false;
+  common::ice::GreedyRule rule_;
+  icebreaking::Position record_;         // the game as observe() told it
+  icebreaking::Player me_ = icebreaking::A;
+  bool tracking_ = false;                // record_ is the real game since its start
+  int opp_moves_ = 0;                    // opponent moves compared with the rules
+  bool greedy_[2] = {true, true};        // every one matched greedy without / with reply ties
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <functional>
 #include <vector>
 
+#include "common/icebreaking_beam.hpp"
 #include "common/icebreaking_eval.hpp"
 #include "expectimax/hanpang_search.hpp"
 #include "expectimax/ice_search.hpp"
@@ -381,6 +382,58 @@ TEST_CASE("greedy icebreaking: the fast rule (common::ice::GreedyRule) is the pl
   }
   CHECK(positions > 4000);
   CHECK(tie_decided > 300);  // the reply rule really was exercised
+}
+
+TEST_CASE("expectimax icebreaking: the opponent model — greedy opponents get the model beam, others alpha-beta") {
+  // Plays B against an A that moves `a_moves` (greedy's, or the last cell), then asks B for a
+  // move on a node budget with the given params; returns it.
+  const auto b = icebreaking::Board::from_seed(11);
+  const PluginFns& ex = kPlugins[1];
+  auto play_b = [&](bool a_greedy, bool model) {
+    Params p = defaults(ex, GameKind::icebreaking);
+    p.set("model", model ? 1.0 : 0.0);
+    auto st = ex.icebreaking(p);
+    st->new_game(b, icebreaking::B, 1);
+    plugins::common::ice::GreedyRule rule;
+    auto pos = icebreaking::Position::start(b);
+    SearchLimits lim;
+    lim.node_budget = 5000;
+    for (int turn = 0; turn < 3; ++turn) {
+      int highest = 0;  // not what greedy plays at the start (it breaks ties to the lowest cell)
+      for (u128 t = pos.ice; t;) highest = pop_lowest(t);
+      const int a = a_greedy ? rule.move(b, pos.ice, true) : highest;
+      pos.play(b, a);
+      st->observe(pos, a);
+      if (turn == 2) break;
+      BestMove best;
+      const int c = st->choose(b, pos, lim, best);
+      pos.play(b, c);
+      st->observe(pos, c);
+    }
+    BestMove best;
+    return std::pair{st->choose(b, pos, lim, best), pos};
+  };
+  // A greedy opponent (3 moves seen, model_after = 2): the move is the model beam's.
+  {
+    const auto [c, pos] = play_b(true, true);
+    plugins::common::ice::ModelBeam beam(plugins::common::ice::ModelBeamConfig{});
+    SearchLimits lim;
+    lim.node_budget = 5000;
+    BestMove best;
+    CHECK(c == beam.choose(b, pos, lim, best));
+  }
+  // An opponent that is not greedy: the same move as with the model switched off (alpha-beta).
+  {
+    const auto [c, pos] = play_b(false, true);
+    const auto [c_off, pos_off] = play_b(false, false);
+    CHECK(pos == pos_off);
+    CHECK(c == c_off);
+  }
+  // And against greedy the model plays differently from alpha-beta on this board, so the checks
+  // above tell the two apart (if they did not, this test could not fail).
+  const auto [c_model, p1] = play_b(true, true);
+  const auto [c_ab, p2] = play_b(true, false);
+  CHECK((c_model != c_ab || !(p1 == p2)));
 }
 
 TEST_CASE("expectimax icebreaking: a hand-solved strip (a capture that loses, a cell that wins)") {
