@@ -32,6 +32,11 @@ PluginInfo describe() {
        "second opinion: its weight against the phantom search's value"},
       {"op_share", ParamType::real, 0.8, 0, 0.99,
        "second opinion: share of the move's budget or time planned for it"},
+      {"op_rows", ParamType::integer, 1, 1, 5,
+       "second opinion: sampled rows ahead (the first is seen before our next move; later ones "
+       "are clairvoyant), phantom rows after them"},
+      {"lift_layers", ParamType::integer, 0, 0, 50,
+       "phantom rows lift the board only in the first this many layers of a search (0: all)"},
       {"w_group_sq", ParamType::real, w.group_sq, -10, 10, "eval: per k^2 of each group, k >= 2"},
       {"w_group_lin", ParamType::real, w.group_lin, -100, 100, "eval: per tile in groups, k >= 2"},
       {"w_singleton", ParamType::real, w.singleton, -100, 100, "eval: per isolated tile"},
@@ -51,6 +56,8 @@ PluginInfo describe() {
       {"w_max_sq", ParamType::real, w.max_sq, -10, 10, "eval: extra per k^2 of the largest group"},
       {"w_colour_sq", ParamType::real, w.colour_sq, -10, 10,
        "eval: per n^2 of each colour's tile count (rewards one dominant colour)"},
+      {"w_collapse_sq", ParamType::real, w.collapse_sq, -10, 10,
+       "eval: per n^2 of each colour's tiles in runs of adjacent columns holding it"},
       {"w_bridge_sq", ParamType::real, w.bridge_sq, -10, 10,
        "eval: per m^2 of each colour's mass bridged through single other tiles"}};
   info.icebreaking_params = {

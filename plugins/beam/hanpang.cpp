@@ -37,7 +37,9 @@ struct Config {
   int op_width = 32;
   int op_depth = 6;
   double op_mix = 0.5;
-  double op_share = 0.8;  // share of the budget/time planned for the second opinion
+  double op_share = 0.8;
+  int op_rows = 1;      // sampled rows in the second opinion (beyond them: phantom rows), 1..5
+  int lift_layers = 0;  // phantom rows lift the board only in the first this many layers (0: all)  // share of the budget/time planned for the second opinion
   HanpangWeights w;
 };
 
@@ -174,7 +176,7 @@ class BeamHanpang final : public HanpangStrategy {
   }
 
   // Expands `from` (count n) into next_ with row `row`; returns the number of children.
-  int expand(const Node* from, int n, const Row* row, bool first) {
+  int expand(const Node* from, int n, const Row* row, bool first, bool lift = true) {
     int m = 0;
     GroupList gl;
     for (int i = 0; i < n; ++i) {
@@ -196,7 +198,7 @@ class BeamHanpang final : public HanpangStrategy {
         ch.st.remove((*g)[j].cells);
         if (!ch.st.over()) {
           if (row) ch.st.push_row(*row);
-          else common::push_phantom_row(ch.st);
+          else if (lift) common::push_phantom_row(ch.st);
         }
         ch.value = eval_(ch.st);
         ch.root = first ? j : par.root;
@@ -233,6 +235,9 @@ class BeamHanpang final : public HanpangStrategy {
         if (f * (r + 1) / r > 1.0) break;
       }
       const Row row = Row::random(rng);
+      Row extra[4];
+      const int nextra = std::clamp(cfg_.op_rows - 1, 0, 4);
+      for (int e = 0; e < nextra; ++e) extra[e] = Row::random(rng);
       bool ok = true;
       for (int j = 0; j < k && ok; ++j) {
         State c = s;
@@ -242,7 +247,7 @@ class BeamHanpang final : public HanpangStrategy {
           v = eval_(c);
         } else {
           c.push_row(row);
-          v = c.over() ? eval_(c) : beam_value(c, depth2);
+          v = c.over() ? eval_(c) : beam_value(c, depth2, extra, nextra);
           if (aborted_) ok = false;
         }
         op_val_[j] = v;
@@ -266,7 +271,7 @@ class BeamHanpang final : public HanpangStrategy {
 
   // The best leaf of a phantom beam of `depth` moves from s (a decision state), judged at the
   // last layer that still has a live line; s's own value if depth is 0.
-  double beam_value(const State& s, int depth) {
+  double beam_value(const State& s, int depth, const Row* extra, int nextra) {
     Node root{s, 0.0, 0, 0};
     root.value = eval_(s);
     if (depth <= 0) return root.value;
@@ -274,7 +279,10 @@ class BeamHanpang final : public HanpangStrategy {
     double best = -1e300;
     int n = 0;
     for (int d = 0; d < depth; ++d) {
-      const int m = d == 0 ? expand(&root, 1, nullptr, false) : expand(cur_.data(), n, nullptr, false);
+      const bool lift = cfg_.lift_layers == 0 || d + 1 < cfg_.lift_layers;
+      const Row* row = d < nextra ? &extra[d] : nullptr;
+      const int m = d == 0 ? expand(&root, 1, row, false, lift)
+                           : expand(cur_.data(), n, row, false, lift);
       if (m < 0) return best;
       if (m == 0) break;
       n = select(m);
@@ -347,7 +355,8 @@ class BeamHanpang final : public HanpangStrategy {
     score_roots(n);
     const double dead = cfg_.w.overflow / 2;
     for (int d = 1; d < depth; ++d) {
-      m = expand(cur_.data(), n, rows ? &rows[d] : nullptr, false);
+      m = expand(cur_.data(), n, rows ? &rows[d] : nullptr, false,
+                 cfg_.lift_layers == 0 || d < cfg_.lift_layers);
       if (m < 0) return false;
       n = select(m);
       double top = -1e300;
@@ -394,6 +403,8 @@ std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
   c.op_depth = static_cast<int>(p.integer("op_depth"));
   c.op_mix = p.real("op_mix");
   c.op_share = p.real("op_share");
+  c.lift_layers = static_cast<int>(p.integer("lift_layers"));
+  c.op_rows = static_cast<int>(p.integer("op_rows"));
   c.w.group_sq = p.real("w_group_sq");
   c.w.group_lin = p.real("w_group_lin");
   c.w.singleton = p.real("w_singleton");
@@ -408,6 +419,7 @@ std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
   c.w.group_pow = p.real("group_pow");
   c.w.bridge_sq = p.real("w_bridge_sq");
   c.w.colour_sq = p.real("w_colour_sq");
+  c.w.collapse_sq = p.real("w_collapse_sq");
   return std::make_unique<BeamHanpang>(c);
 }
 

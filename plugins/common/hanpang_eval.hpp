@@ -44,6 +44,9 @@ struct HanpangWeights {
   double colour_sq = 0.0;       // per n^2 of each colour's tile count (one dominant colour)
   double bridge_sq = 0.0;       // per m^2 of each colour's "bridged" mass: its tiles joined
                                 // through single other-coloured tiles between two of them
+  double collapse_sq = 0.0;     // per n^2 of each colour's "collapsed" masses: its tiles in a
+                                // run of adjacent columns that all hold it (what would join if
+                                // every other colour's tile were removed)
 };
 
 // The best weights measured with the beam plugin's phantom-row search (docs/STRATEGIES.md): hold
@@ -75,6 +78,7 @@ struct HanpangFeatures {
   int danger = 0;           // sum over columns of max(0, h - danger_from)^2
   std::int64_t bridge_sq = 0;  // sum of m^2 over bridged masses (computed only on request)
   std::int64_t colour_sq = 0;  // sum over colours of (tiles of that colour)^2
+  std::int64_t collapse_sq = 0;  // sum of n^2 over each colour's collapsed masses (on request)
 };
 
 namespace detail {
@@ -107,7 +111,7 @@ inline void push_phantom_row(hanpang::State& s) {
 // All features of s. `sizes` (optional, capacity 120) receives every group size, for the horizon.
 inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* sizes = nullptr,
                                 int* nsizes = nullptr, bool bridged = false,
-                                const double* pot = nullptr) {
+                                const double* pot = nullptr, bool collapsed = false) {
   using namespace hanpang;
   HanpangFeatures f;
   const u128 occ = s.occupied();
@@ -138,6 +142,21 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
     // Same colour two apart with another colour's tile between (occupied, so gravity-stable).
     f.vgaps += popcount(p & (p >> 2) & (others >> 1) & detail::kLow13);
     f.hgaps += popcount(p & (p >> (2 * kLane)) & (others >> kLane));
+    if (collapsed) {
+      // Runs of adjacent columns that hold this colour: with every other colour removed, their
+      // tiles would fall to the bottom and form one group.
+      int run = 0;
+      for (int c = 0; c < kCols; ++c) {
+        const int n = popcount(p & lane_mask(c));
+        if (n) {
+          run += n;
+        } else {
+          f.collapse_sq += static_cast<std::int64_t>(run) * run;
+          run = 0;
+        }
+      }
+      f.collapse_sq += static_cast<std::int64_t>(run) * run;
+    }
     if (bridged) {
       // Other-coloured tiles with this colour on both sides (vertically or horizontally).
       const u128 bridges = others & (((p << 1) & (p >> 1)) | ((p << kLane) & (p >> kLane)));
@@ -190,9 +209,11 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
     const double gw = 1.0 * (1 - t) + w.group_sq * t;
     return score + gw * pot + w.danger * f.danger * t;
   }
-  const HanpangFeatures f = features(s, w.danger_from, nullptr, nullptr, w.bridge_sq != 0.0, pot);
+  const HanpangFeatures f = features(s, w.danger_from, nullptr, nullptr, w.bridge_sq != 0.0, pot,
+                                     w.collapse_sq != 0.0);
   const double group_pot = pot ? f.sum_pot : w.group_sq * static_cast<double>(f.sum_sq);
   return score + group_pot + w.colour_sq * static_cast<double>(f.colour_sq) + w.bridge_sq * static_cast<double>(f.bridge_sq) +
+         w.collapse_sq * static_cast<double>(f.collapse_sq) +
          w.max_sq * static_cast<double>(f.max_group) * f.max_group + w.group_lin * f.in_groups +
          w.singleton * f.singletons + w.group * f.groups + w.vgap * f.vgaps + w.hgap * f.hgaps +
          w.tile * f.tiles + w.danger * f.danger;

@@ -110,6 +110,24 @@ TEST_CASE("beam hanpang: deterministic on a node budget") {
   }
 }
 
+TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on a node budget") {
+  // Sampled rows beyond the first, phantom rows lifting only the first layers, no opinion.
+  for (auto set : {std::initializer_list<std::pair<const char*, double>>{{"op_rows", 3}},
+                   {{"lift_layers", 3}, {"op_k", 20}, {"op_mix", 1.0}},
+                   {{"op_k", 0}}}) {
+    const auto p = params(GameKind::hanpang, set);
+    auto a = beam::make_hanpang(p);
+    auto b = beam::make_hanpang(p);
+    const auto ma = play_hanpang(*a, 7, 50, budget(3000));
+    CHECK(ma.size() == 50);
+    CHECK(play_hanpang(*b, 7, 50, budget(3000)) == ma);
+  }
+  // The opinion changes some choices (else it would cost time for nothing).
+  auto on = beam::make_hanpang(params(GameKind::hanpang));
+  auto off = beam::make_hanpang(params(GameKind::hanpang, {{"op_k", 0}}));
+  CHECK(play_hanpang(*on, 7, 50, budget(3000)) != play_hanpang(*off, 7, 50, budget(3000)));
+}
+
 TEST_CASE("beam hanpang: the only move that does not overflow") {
   // Column 0 holds 15 tiles (colour 2 at the bottom, colour 1 above): a move that takes no
   // tile of column 0 (the colour-3 group of columns 2-7 is the largest) ends the game.
@@ -142,6 +160,29 @@ TEST_CASE("beam hanpang: returns within the deadline and publishes early") {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   CHECK(s.colour_at(c) != 0);
   CHECK(best.get() >= 0);
+  CHECK(ms < 100);  // 10 ms hard limit; generous for a loaded CI machine
+}
+
+TEST_CASE("beam hanpang: the second opinion stops at the deadline") {
+  // A small main beam leaves almost all of the time to an opinion far too big to finish.
+  auto st = beam::make_hanpang(params(GameKind::hanpang, {{"width", 4},
+                                                          {"op_k", 120},
+                                                          {"op_samples", 256},
+                                                          {"op_width", 2000},
+                                                          {"op_depth", 50}}));
+  st->new_game(4);
+  hanpang::RowSource rows(4);
+  hanpang::State s;
+  for (int i = 0; i < 10; ++i) s.push_row(rows.next());
+  SearchLimits lim;
+  lim.deadline = Deadline::in(std::chrono::milliseconds(5), std::chrono::milliseconds(10));
+  BestMove best;
+  const auto t0 = std::chrono::steady_clock::now();
+  const int c = st->choose(s, lim, best);
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(s.colour_at(c) != 0);
+  CHECK(best.get() == c);
   CHECK(ms < 100);  // 10 ms hard limit; generous for a loaded CI machine
 }
 

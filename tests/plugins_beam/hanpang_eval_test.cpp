@@ -41,6 +41,19 @@ TEST_CASE("hanpang_eval: features of a small board") {
   CHECK(f.danger == 0);
 }
 
+TEST_CASE("hanpang_eval: collapsed masses (runs of adjacent columns holding a colour)") {
+  const State s = board(kSmall);
+  // Colour 1: columns 0-1 hold 2 + 2 = 4. Colour 2: column 0 (1), columns 3-4 (1 + 1).
+  // Colour 3: column 2 (2). Not computed unless asked for.
+  CHECK(common::features(s, 10).collapse_sq == 0);
+  const auto f = common::features(s, 10, nullptr, nullptr, false, nullptr, true);
+  CHECK(f.collapse_sq == 16 + 1 + 4 + 4);
+  common::HanpangWeights w;
+  const double base = common::evaluate(s, w);
+  w.collapse_sq = 0.5;
+  CHECK(common::evaluate(s, w) == doctest::Approx(base + 0.5 * 25));
+}
+
 TEST_CASE("hanpang_eval: heights with phantom rows count the gaps") {
   State s = board(kSmall);
   common::push_phantom_row(s);
