@@ -35,6 +35,8 @@ PluginInfo describe() {
       {"op_rows", ParamType::integer, 1, 1, 5,
        "second opinion: sampled rows ahead (the first is seen before our next move; later ones "
        "are clairvoyant), phantom rows after them"},
+      {"op_cycle", ParamType::boolean, 0, 0, 1,
+       "second opinion: rows in threes, a random row and its two colour cycles (stratified)"},
       {"lift_layers", ParamType::integer, 0, 0, 50,
        "phantom rows lift the board only in the first this many layers of a search (0: all)"},
       {"w_group_sq", ParamType::real, w.group_sq, -10, 10, "eval: per k^2 of each group, k >= 2"},

@@ -39,6 +39,7 @@ struct Config {
   double op_mix = 0.5;
   double op_share = 0.8;
   int op_rows = 1;      // sampled rows in the second opinion (beyond them: phantom rows), 1..5
+  bool op_cycle = false;  // second opinion: rows in threes, colours cycled (stratified)
   int lift_layers = 0;  // phantom rows lift the board only in the first this many layers (0: all)  // share of the budget/time planned for the second opinion
   HanpangWeights w;
 };
@@ -229,12 +230,19 @@ class BeamHanpang final : public HanpangStrategy {
     width_ = static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(cfg_.op_width)));
     std::fill(op_sum_.begin(), op_sum_.begin() + k, 0.0);
     int rounds = 0;
+    Row row;
     for (int r = 0; r < cfg_.op_samples; ++r) {
       if (r > 0 && !limits.deadline.unlimited()) {
         const double f = limits.deadline.soft_fraction();
         if (f * (r + 1) / r > 1.0) break;
       }
-      const Row row = Row::random(rng);
+      // Stratified rows (op_cycle): a random row, then the same row with its colours cycled
+      // twice, so that every cell of the new row takes each colour once in three rounds.
+      if (!cfg_.op_cycle || r % 3 == 0) {
+        row = Row::random(rng);
+      } else {
+        for (auto& c : row.colour) c = static_cast<std::uint8_t>(c % 3 + 1);
+      }
       Row extra[4];
       const int nextra = std::clamp(cfg_.op_rows - 1, 0, 4);
       for (int e = 0; e < nextra; ++e) extra[e] = Row::random(rng);
@@ -405,6 +413,7 @@ std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
   c.op_share = p.real("op_share");
   c.lift_layers = static_cast<int>(p.integer("lift_layers"));
   c.op_rows = static_cast<int>(p.integer("op_rows"));
+  c.op_cycle = p.boolean("op_cycle");
   c.w.group_sq = p.real("w_group_sq");
   c.w.group_lin = p.real("w_group_lin");
   c.w.singleton = p.real("w_singleton");

@@ -111,9 +111,11 @@ TEST_CASE("beam hanpang: deterministic on a node budget") {
 }
 
 TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on a node budget") {
-  // Sampled rows beyond the first, phantom rows lifting only the first layers, no opinion.
+  // Sampled rows beyond the first, phantom rows lifting only the first layers, stratified rows,
+  // no opinion.
   for (auto set : {std::initializer_list<std::pair<const char*, double>>{{"op_rows", 3}},
                    {{"lift_layers", 3}, {"op_k", 20}, {"op_mix", 1.0}},
+                   {{"op_cycle", 1}, {"op_samples", 6}},
                    {{"op_k", 0}}}) {
     const auto p = params(GameKind::hanpang, set);
     auto a = beam::make_hanpang(p);
