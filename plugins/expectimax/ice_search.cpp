@@ -322,8 +322,11 @@ IceSearch::Result IceSearch::run(u128 s, int margin, const SearchLimits& limits,
       if (publish) publish->publish(r.move);
       if (r.exact) return false;
       if (budget_ && nodes_ >= budget_) return false;
-      if (!limits.deadline.unlimited() && limits.deadline.soft_fraction() >= p_.iter_start) return false;
-      if (limits.deadline.soft_expired()) return false;
+      if (!limits.deadline.unlimited() &&
+          limits.deadline.soft_fraction() >= p_.iter_start * p_.time_scale)
+        return false;
+      if (limits.deadline.soft_fraction() >= p_.time_scale || limits.deadline.stop_requested())
+        return false;
     }
     return true;
   };

@@ -25,11 +25,14 @@ struct IceParams {
   int aspiration = 0;    // half-width of the aspiration window in points (0: full window)
   bool pvs = true;       // principal variation search (null windows after the first move)
   double iter_start = 0.6;  // start another iteration only before this fraction of the soft time
+  double time_scale = 1.0;  // the soft time counted as this multiple of the host's (never past
+                            // the hard limit): the host expects (ice + 1) / 2 more moves of
+                            // ours, but captures end games sooner, so its share is cautious
   // Evaluation weights (points per unit): see common/icebreaking_eval.hpp.
   double w_pool = 0.0;    // the alternating sum of the cells left ("pick from a pool" value)
   double w_threat = 0.0;  // the best capture now available to the side to move
   double w_plus = 0.0;    // the alternating sum of the positive cells left
-  double w_tempo = 0.0;   // the best immediate gain of the side to move (odd/even smoothing)
+  double w_tempo = 0.5;   // the best immediate gain of the side to move (odd/even smoothing)
 };
 
 class IceSearch {

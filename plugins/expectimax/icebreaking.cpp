@@ -28,6 +28,7 @@ IceParams ice_params(const Params& p) {
   q.aspiration = static_cast<int>(p.integer("aspiration"));
   q.pvs = p.boolean("pvs");
   q.iter_start = p.real("iter_start");
+  q.time_scale = p.real("time_scale");
   q.w_pool = p.real("w_pool");
   q.w_threat = p.real("w_threat");
   q.w_plus = p.real("w_plus");
