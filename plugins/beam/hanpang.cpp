@@ -1,12 +1,16 @@
-// Hanpang beam search over sampled future rows.
+// Hanpang beam search: phantom rows, then a second opinion on sampled next rows.
 //
-// Each turn: draw `samples` futures (sequences of `depth` random rows), and for each one run a
-// beam search over our own moves on that future: every node of the beam is expanded by all of
-// its groups, the child gets the sample's next row, and the `width` best children (by the board
-// evaluation of common/hanpang_eval.hpp, duplicates removed) form the next beam. A root move's
-// value in a sample is its best leaf; a root move with no leaf left gets the sample's worst leaf.
-// The move played has the best sum over the samples. Samples run one after another until the
-// soft deadline (or the node budget) and the published move is refreshed after each one.
+// Default (phantom): one beam over our own moves on a future of phantom rows (each action lifts
+// the board by a row whose colours are unknown and never join a group): every node of the beam
+// is expanded by all of its groups, the children are valued by the board evaluation of
+// common/hanpang_eval.hpp, duplicates removed, and the `width` best form the next layer. A root
+// move's value is its best leaf. Second opinion: the op_k best root moves are played again,
+// each followed by op_samples sampled next rows (the same rows for every root: the row our next
+// decision will see), and each of those boards is valued by a phantom beam of op_depth moves; a
+// root's final value mixes the mean over the rows with its phantom value (op_mix).
+// phantom=false instead runs beams on `samples` sampled futures (sequences of random rows) and
+// adds up each root move's best leaf over them. Searches stop at the soft deadline (or the node
+// budget) and the published move is refreshed after each completed stage.
 #include <algorithm>
 #include <chrono>
 #include <cmath>

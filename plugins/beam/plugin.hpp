@@ -1,6 +1,6 @@
 // beam — beam search for both games (issue 4).
-//   Hanpang: beam search over our own moves on sampled future rows (several determinizations,
-//   each searched by beam; the first move chosen by the average of the samples' best leaves).
+//   Hanpang: beam search over our own moves on phantom rows (colours unknown, never joining),
+//   the best root moves then re-valued on sampled next rows, each followed by a phantom beam.
 //   Icebreaking: beam search over our move sequences, the opponent's replies predicted by the
 //   greedy policy, re-searched every turn.
 #pragma once
