@@ -2,7 +2,7 @@
 # with the plugin linked in (no Boost.DLL, no dlopen) and linked with -static, for local runs and
 # for machines without the build's shared libraries.
 #
-# Each is tactica-agent itself: core/host/main.cpp and config.cpp (toml++ compiled in, header-only,
+# Each is tactica-agent itself: core/host/main.cpp, config.cpp and plugin.cpp (toml++ compiled in, header-only,
 # as Debian ships no static libtomlplusplus) with harness/fuse/linked_loader.cpp in place of
 # loader.cpp. So it takes the same flags (--config FILE, --set key=value, --check, --verbose) and
 # checks a config the same way; the config's game and strategy must be the ones linked in
@@ -12,9 +12,10 @@
 option(TACTICA_STATIC_AGENTS "Build tactica-agent-<game>-<plugin> (plugin linked in, -static)" ON)
 
 if(TACTICA_STATIC_AGENTS AND TARGET tactica-agent)
-  # main.cpp and config.cpp once for all of them.
+  # main.cpp, config.cpp and plugin.cpp once for all of them.
   add_library(tactica_static_agent_main OBJECT
-    ${PROJECT_SOURCE_DIR}/core/host/main.cpp ${PROJECT_SOURCE_DIR}/core/host/config.cpp)
+    ${PROJECT_SOURCE_DIR}/core/host/main.cpp ${PROJECT_SOURCE_DIR}/core/host/config.cpp
+    ${PROJECT_SOURCE_DIR}/core/host/plugin.cpp)
   target_include_directories(tactica_static_agent_main PRIVATE ${PROJECT_SOURCE_DIR}/core/host/include)
   get_target_property(_toml_includes tomlplusplus::tomlplusplus INTERFACE_INCLUDE_DIRECTORIES)
   target_include_directories(tactica_static_agent_main SYSTEM PRIVATE ${_toml_includes})

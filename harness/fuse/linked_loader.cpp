@@ -1,6 +1,6 @@
 // linked_loader.cpp — tactica/loader.hpp for a static agent (cmake/TacticaStaticAgents.cmake):
-// tactica-agent-<game>-<plugin> is core/host/main.cpp and config.cpp linked with this file in
-// place of loader.cpp, so it takes the same flags and checks configs the same way, but its one
+// tactica-agent-<game>-<plugin> is core/host/main.cpp, config.cpp and plugin.cpp linked with
+// this file in place of loader.cpp, so it takes the same flags and checks configs the same way, but its one
 // plugin is linked in (no Boost.DLL, no dlopen: the binary can be linked with -static).
 //
 // Built once per (game, plugin) with TACTICA_LINKED_GAME (hanpang|icebreaking),
@@ -64,32 +64,6 @@ void require_game(const Plugin& plugin, GameKind game) {
                       "-" + plugin.info().name);
   if (!plugin.info().plays(game))
     throw PluginError("plugin '" + plugin.info().name + "' does not play " + game_name(game));
-}
-
-std::shared_ptr<HanpangStrategy> Plugin::make_hanpang(const Params& params) const {
-  require_game(*this, GameKind::hanpang);
-  std::unique_ptr<HanpangStrategy> s;
-  try {
-    s = make_hanpang_(params);
-  } catch (const std::exception& e) {
-    throw PluginError("plugin '" + info_.name +
-                      "' could not make its hanpang strategy: " + e.what());
-  }
-  if (!s) throw PluginError("plugin '" + info_.name + "' made no hanpang strategy (null)");
-  return std::shared_ptr<HanpangStrategy>(std::move(s));
-}
-
-std::shared_ptr<IcebreakingStrategy> Plugin::make_icebreaking(const Params& params) const {
-  require_game(*this, GameKind::icebreaking);
-  std::unique_ptr<IcebreakingStrategy> s;
-  try {
-    s = make_icebreaking_(params);
-  } catch (const std::exception& e) {
-    throw PluginError("plugin '" + info_.name +
-                      "' could not make its icebreaking strategy: " + e.what());
-  }
-  if (!s) throw PluginError("plugin '" + info_.name + "' made no icebreaking strategy (null)");
-  return std::shared_ptr<IcebreakingStrategy>(std::move(s));
 }
 
 std::vector<FoundPlugin> list_plugins(const PluginSearchPath&) {
