@@ -1,5 +1,6 @@
 // plot.cpp — SVG plots for seed runs and tournaments, written as plain text.
 #include "report/plot.hpp"
+#include "report/escape.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -21,32 +22,6 @@ constexpr const char* kPalette[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
 constexpr const char* kDashes[] = {"", "6 3", "2 3", "8 3 2 3"};
 constexpr const char* kFont = "DejaVu Sans, Arial, Helvetica, sans-serif";
 
-std::string xml(std::string_view s) {
-  std::string out;
-  for (const char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 forbids most control characters, even escaped.
-        out += (static_cast<unsigned char>(ch) < 0x20 && ch != '\t') ? ' ' : ch;
-    }
-  }
-  return out;
-}
 
 std::string clip(const std::string& s, std::size_t n) {
   if (s.size() <= n) return s;
@@ -114,7 +89,7 @@ class Svg {
   void raw(const std::string& s) { body_ << s << '\n'; }
   void text(double x, double y, const std::string& s, const std::string& attrs = {}) {
     body_ << "<text x=\"" << f(x) << "\" y=\"" << f(y) << "\"" << (attrs.empty() ? "" : " ")
-          << attrs << ">" << xml(s) << "</text>\n";
+          << attrs << ">" << escape_markup(s) << "</text>\n";
   }
   void line(double x1, double y1, double x2, double y2, const std::string& attrs) {
     body_ << "<line x1=\"" << f(x1) << "\" y1=\"" << f(y1) << "\" x2=\"" << f(x2) << "\" y2=\""
@@ -290,9 +265,9 @@ std::string hanpang_plot_svg(const std::vector<HanpangGame>& games, const std::s
       if (it == s.by_seed.end()) continue;
       const HanpangGame& g = *it->second;
       const double x = x_of(i), y = ay.map(static_cast<double>(g.score), bottom, top);
-      const std::string tip = "<title>" + xml(s.name) + ", seed " + std::to_string(g.seed) + ": " +
+      const std::string tip = "<title>" + escape_markup(s.name) + ", seed " + std::to_string(g.seed) + ": " +
                               grouped(g.score) + " (" + std::to_string(g.actions) + " actions, " +
-                              xml(g.verdict) + ")</title>";
+                              escape_markup(g.verdict) + ")</title>";
       if (failed(g.verdict)) {
         const double r = marker + 2;
         svg.raw("<g stroke=\"#c00000\" stroke-width=\"2.2\">" + tip + "<line x1=\"" + f(x - r) +
@@ -409,8 +384,8 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
       svg.text(col_games + 40, cy + 4, std::to_string(r.games), "text-anchor=\"end\"");
       const std::string colour = colour_of(i);
       const double xl = x_of(r.lo), xh = x_of(r.hi), xe = x_of(r.elo);
-      std::string g = "<g stroke=\"" + colour + "\" stroke-width=\"2\"><title>" + xml(r.name) +
-                      ": Elo " + fixed(r.elo, 1, true) + ", " + xml(interval) + " [" +
+      std::string g = "<g stroke=\"" + colour + "\" stroke-width=\"2\"><title>" + escape_markup(r.name) +
+                      ": Elo " + fixed(r.elo, 1, true) + ", " + escape_markup(interval) + " [" +
                       fixed(r.lo, 1, true) + ", " + fixed(r.hi, 1, true) + "], " +
                       std::to_string(r.games) + " games</title>";
       g += "<line x1=\"" + f(xl) + "\" y1=\"" + f(cy) + "\" x2=\"" + f(xh) + "\" y2=\"" + f(cy) +

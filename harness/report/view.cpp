@@ -1,6 +1,7 @@
 // view.cpp — replay validation and the HTML page (the page itself is viewer.html, embedded at
 // build time as kViewerHtml).
 #include "report/view.hpp"
+#include "report/escape.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -233,31 +234,6 @@ std::string script_safe_json(const json& j) {
   return out;
 }
 
-std::string html_escape(std::string_view s) {
-  std::string out;
-  for (const char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += (static_cast<unsigned char>(ch) < 0x20) ? ' ' : ch;
-    }
-  }
-  return out;
-}
 
 std::string page_title(const json& r) {
   const bool hanpang = r.at("game") == "hanpang";
@@ -352,7 +328,7 @@ std::string replay_html(const json& replay) {
   std::string out;
   out.reserve(page.size() + replay.size() * 64 + 4096);
   out += page.substr(0, t);
-  out += html_escape(page_title(replay));
+  out += escape_markup(page_title(replay));
   out += page.substr(t + kTitleMark.size(), j - t - kTitleMark.size());
   out += script_safe_json(replay);
   out += page.substr(j + kJsonMark.size());
