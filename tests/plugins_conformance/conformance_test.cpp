@@ -1,0 +1,174 @@
+// The shared conformance suite (STYLE.md: one suite run over every plugin and game). Each
+// plugin's own test file keeps what is particular to its algorithm; what every strategy owes the
+// host is checked here, for every plugin the build links, the same way:
+//   - its descriptor: the ABI version, both games, every default inside its range;
+//   - legal moves, and a legal published best-so-far, on whole games (both Icebreaking sides,
+//     against every plugin including itself, with observe() told every move as the host does);
+//   - the same moves again from fresh instances with the same seed and a node budget;
+//   - an answer within a short deadline on busy positions.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "tactica/hanpang.hpp"
+#include "tactica/icebreaking.hpp"
+#include "tactica/static_plugins.hpp"
+#include "tactica/strategy.hpp"
+
+using namespace tactica;
+
+namespace {
+
+Params defaults(const StaticPlugin& p, GameKind g) {
+  Params q;
+  q.fill_defaults(p.describe().params(g));
+  return q;
+}
+
+SearchLimits budget(std::uint64_t n) {
+  SearchLimits l;
+  l.node_budget = n;
+  return l;
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A Hanpang game of at most `actions` actions on the rows of `seed`; every move checked legal.
+std::vector<int> hanpang_game(const StaticPlugin& p, std::uint64_t seed, int actions,
+                              const SearchLimits& lim) {
+  auto st = p.make_hanpang(defaults(p, GameKind::hanpang));
+  REQUIRE(st);
+  st->new_game(seed);
+  hanpang::RowSource rows(seed);
+  hanpang::State s;
+  s.push_row(rows.next());
+  std::vector<int> moves;
+  while (!s.over() && s.actions < actions) {
+    BestMove best;
+    const int c = st->choose(s, lim, best);
+    CAPTURE(p.name);
+    CAPTURE(s.actions);
+    REQUIRE(c >= 0);
+    REQUIRE(c < 128);
+    REQUIRE(s.colour_at(c) != 0);
+    REQUIRE(best.get() >= 0);
+    REQUIRE(s.colour_at(best.get()) != 0);
+    moves.push_back(c);
+    s.play(c);
+    if (!s.over()) s.push_row(rows.next());
+  }
+  return moves;
+}
+
+// A whole Icebreaking game, a first and b second, observe() told every move; checked legal.
+std::vector<int> ice_game(const StaticPlugin& a, const StaticPlugin& b, std::uint64_t seed,
+                          const SearchLimits& lim) {
+  const auto board = icebreaking::Board::from_seed(seed);
+  std::unique_ptr<IcebreakingStrategy> side[2] = {
+      a.make_icebreaking(defaults(a, GameKind::icebreaking)),
+      b.make_icebreaking(defaults(b, GameKind::icebreaking))};
+  REQUIRE(side[0]);
+  REQUIRE(side[1]);
+  side[0]->new_game(board, icebreaking::A, seed);
+  side[1]->new_game(board, icebreaking::B, seed + 1);
+  auto pos = icebreaking::Position::start(board);
+  std::vector<int> moves;
+  while (!pos.over()) {
+    BestMove best;
+    const int me = pos.to_move;
+    const int c = side[me]->choose(board, pos, lim, best);
+    CAPTURE(a.name);
+    CAPTURE(b.name);
+    CAPTURE(pos.ply);
+    REQUIRE(pos.legal(c));
+    REQUIRE(pos.legal(best.get()));
+    moves.push_back(c);
+    pos.play(board, c);
+    side[0]->observe(pos, c);
+    side[1]->observe(pos, c);
+  }
+  return moves;
+}
+
+}  // namespace
+
+TEST_CASE("conformance: every plugin describes both games with in-range defaults") {
+  REQUIRE(static_plugins().size() >= 4);
+  for (const auto& p : static_plugins()) {
+    CAPTURE(p.name);
+    const PluginInfo info = p.describe();
+    CHECK(info.name == p.name);
+    CHECK(info.abi_version == kPluginAbiVersion);
+    CHECK(info.plays_hanpang);
+    CHECK(info.plays_icebreaking);
+    for (GameKind g : {GameKind::hanpang, GameKind::icebreaking})
+      for (const auto& s : info.params(g)) {
+        CAPTURE(s.name);
+        CHECK(s.min <= s.default_value);
+        CHECK(s.default_value <= s.max);
+      }
+  }
+}
+
+TEST_CASE("conformance: Hanpang — legal moves, deterministic on a budget") {
+  for (const auto& p : static_plugins()) {
+    for (std::uint64_t seed : {3u, 17u}) {
+      const auto first = hanpang_game(p, seed, 40, budget(1500));
+      const auto again = hanpang_game(p, seed, 40, budget(1500));
+      CAPTURE(p.name);
+      CHECK(first.size() >= 20);
+      CHECK(first == again);
+    }
+  }
+}
+
+TEST_CASE("conformance: Icebreaking — legal moves on both sides against every plugin, deterministic on a budget") {
+  for (const auto& a : static_plugins())
+    for (const auto& b : static_plugins()) {
+      const auto first = ice_game(a, b, 5, budget(1500));
+      const auto again = ice_game(a, b, 5, budget(1500));
+      CAPTURE(a.name);
+      CAPTURE(b.name);
+      CHECK(first.size() >= 20);
+      CHECK(first == again);
+    }
+}
+
+TEST_CASE("conformance: every plugin answers within a short deadline") {
+  // 5 ms soft, 20 ms hard on busy positions; the bound allows for a loaded CI machine.
+  const auto lim = [] {
+    SearchLimits l;
+    l.deadline = Deadline::in(std::chrono::milliseconds(5), std::chrono::milliseconds(20));
+    return l;
+  };
+  for (const auto& p : static_plugins()) {
+    CAPTURE(p.name);
+    {
+      auto st = p.make_hanpang(defaults(p, GameKind::hanpang));
+      st->new_game(9);
+      hanpang::RowSource rows(9);
+      hanpang::State s;
+      for (int i = 0; i < 9; ++i) s.push_row(rows.next());
+      BestMove best;
+      const auto t0 = std::chrono::steady_clock::now();
+      const int c = st->choose(s, lim(), best);
+      CHECK(ms_since(t0) < 250);
+      CHECK(s.colour_at(c) != 0);
+    }
+    {
+      const auto board = icebreaking::Board::from_seed(9);
+      auto st = p.make_icebreaking(defaults(p, GameKind::icebreaking));
+      st->new_game(board, icebreaking::A, 9);
+      const auto pos = icebreaking::Position::start(board);
+      BestMove best;
+      const auto t0 = std::chrono::steady_clock::now();
+      const int c = st->choose(board, pos, lim(), best);
+      CHECK(ms_since(t0) < 250);
+      CHECK(pos.legal(c));
+    }
+  }
+}
