@@ -32,6 +32,8 @@ PluginInfo describe() {
       {"w_threat", T::real, 0, -2, 2, "evaluation: weight of the best capture open to the side to move"},
       {"w_plus", T::real, 0, 0, 4, "evaluation: weight of the alternating sum of the positive cells left"},
       {"w_tempo", T::real, 0.5, 0, 2, "evaluation: weight of the side to move's best immediate gain"},
+      {"w_alt", T::real, 0, 0, 2, "evaluation: weight of g1 - g2 + g3 ... over the alt_k best move gains"},
+      {"alt_k", T::integer, 2, 1, 72, "evaluation: move gains in w_alt's alternating sum"},
       {"model", T::boolean, 1, 0, 1, "opponent modelling: an opponent whose every move was greedy's is played by a beam against greedy"},
       {"model_after", T::integer, 2, 1, 36, "opponent moves that must all match greedy before the model is trusted"},
       {"model_width", T::integer, 64, 1, 4096, "model beam: first width (cut to the time)"},

@@ -25,6 +25,7 @@ IceSearch::IceSearch(const IceParams& p) : p_(p), stack_(kMaxPly + 2) {
   w_threat_ = static_cast<int>(std::lround(p.w_threat * kUnit));
   w_plus_ = static_cast<int>(std::lround(p.w_plus * kUnit));
   w_tempo_ = static_cast<int>(std::lround(p.w_tempo * kUnit));
+  w_alt_ = static_cast<int>(std::lround(p.w_alt * kUnit));
 }
 
 void IceSearch::new_game(const icebreaking::Board& b) {
@@ -72,11 +73,26 @@ int IceSearch::evaluate(u128 s) {
   int v = 0;
   if (w_pool_) v += w_pool_ * ice::alternating_sum(board_, s);
   if (w_plus_) v += w_plus_ * ice::alternating_plus(board_, s);
-  if (w_tempo_) {
+  if (w_tempo_ || w_alt_) {
     const int n = scanner_.scan(board_, s, facts_.data());
     int best = 0;
     for (int i = 0; i < n; ++i) best = std::max(best, static_cast<int>(facts_[i].gain));
     v += w_tempo_ * best;
+    if (w_alt_) {
+      // The alt_k largest gains, best first (a partial selection sort: k is small).
+      std::array<int, icebreaking::kIce> g;
+      for (int i = 0; i < n; ++i) g[i] = facts_[i].gain;
+      const int k = std::min(n, p_.alt_k);
+      int alt = 0;
+      for (int i = 0; i < k; ++i) {
+        int j = i;
+        for (int q = i + 1; q < n; ++q)
+          if (g[q] > g[j]) j = q;
+        std::swap(g[i], g[j]);
+        alt += (i & 1) ? -g[i] : g[i];
+      }
+      v += w_alt_ * alt;
+    }
   }
   if (w_threat_) {
     int best = 0;

@@ -33,6 +33,8 @@ struct IceParams {
   double w_threat = 0.0;  // the best capture now available to the side to move
   double w_plus = 0.0;    // the alternating sum of the positive cells left
   double w_tempo = 0.5;   // the best immediate gain of the side to move (odd/even smoothing)
+  double w_alt = 0.0;     // the alternating sum g1 - g2 + g3 ... of the alt_k best move gains
+  int alt_k = 2;          // (both sides taking the best move left in turn, interactions ignored)
 };
 
 class IceSearch {
@@ -108,7 +110,7 @@ class IceSearch {
   std::uint64_t nodes_ = 0, budget_ = 0;
   const Deadline* deadline_ = nullptr;
   bool stop_ = false;
-  int w_pool_ = 0, w_threat_ = 0, w_plus_ = 0, w_tempo_ = 0;  // weights in kUnit / 8 steps
+  int w_pool_ = 0, w_threat_ = 0, w_plus_ = 0, w_tempo_ = 0, w_alt_ = 0;  // weights in kUnit / 8 steps
 };
 
 }  // namespace tactica::plugins::expectimax

@@ -33,6 +33,8 @@ IceParams ice_params(const Params& p) {
   q.w_threat = p.real("w_threat");
   q.w_plus = p.real("w_plus");
   q.w_tempo = p.real("w_tempo");
+  q.w_alt = p.real("w_alt");
+  q.alt_k = static_cast<int>(p.integer("alt_k"));
   return q;
 }
 
