@@ -6,6 +6,7 @@
 #include <chrono>
 #include <vector>
 
+#include "../plugin_testing.hpp"
 #include "beam/plugin.hpp"
 
 using namespace tactica;
@@ -13,43 +14,13 @@ namespace beam = tactica::plugins::beam;
 
 namespace {
 
+
+
 Params params(GameKind g, std::initializer_list<std::pair<const char*, double>> set = {}) {
-  Params p;
-  for (const auto& [k, v] : set) p.set(k, v);
-  p.fill_defaults(beam::describe().params(g));
-  return p;
+  return testing::params_of(beam::describe(), g, set);
 }
-
-SearchLimits budget(std::uint64_t nodes) {
-  SearchLimits l;
-  l.node_budget = nodes;
-  return l;
-}
-
-// Plays one Hanpang game of at most `actions` actions; returns the moves.
-std::vector<int> play_hanpang(HanpangStrategy& st, std::uint64_t seed, int actions,
-                              const SearchLimits& lim, hanpang::State* out = nullptr) {
-  st.new_game(seed);
-  hanpang::RowSource rows(seed);
-  hanpang::State s;
-  s.push_row(rows.next());
-  std::vector<int> moves;
-  BestMove best;
-  while (!s.over() && s.actions < actions) {
-    best.reset();
-    const int c = st.choose(s, lim, best);
-    REQUIRE(c >= 0);
-    REQUIRE(c < 128);
-    REQUIRE(s.colour_at(c) != 0);
-    REQUIRE(best.get() >= 0);
-    REQUIRE(s.colour_at(best.get()) != 0);
-    moves.push_back(c);
-    s.play(c);
-    if (!s.over()) s.push_row(rows.next());
-  }
-  if (out) *out = s;
-  return moves;
-}
+using testing::budget;
+using testing::play_hanpang;
 
 // Icebreaking: the largest immediate gain, lowest cell on ties (an opponent for the tests).
 int greedy_ice(const icebreaking::Board& b, const icebreaking::Position& p) {

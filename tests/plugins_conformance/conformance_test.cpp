@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../plugin_testing.hpp"
 #include "tactica/hanpang.hpp"
 #include "tactica/icebreaking.hpp"
 #include "tactica/static_plugins.hpp"
@@ -21,77 +22,32 @@ using namespace tactica;
 
 namespace {
 
-Params defaults(const StaticPlugin& p, GameKind g) {
-  Params q;
-  q.fill_defaults(p.describe().params(g));
-  return q;
-}
-
-SearchLimits budget(std::uint64_t n) {
-  SearchLimits l;
-  l.node_budget = n;
-  return l;
-}
+Params defaults(const StaticPlugin& p, GameKind g) { return testing::params_of(p.describe(), g); }
+using testing::budget;
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// A Hanpang game of at most `actions` actions on the rows of `seed`; every move checked legal.
+// A Hanpang game of at most `actions` actions with the plugin's defaults.
 std::vector<int> hanpang_game(const StaticPlugin& p, std::uint64_t seed, int actions,
                               const SearchLimits& lim) {
   auto st = p.make_hanpang(defaults(p, GameKind::hanpang));
   REQUIRE(st);
-  st->new_game(seed);
-  hanpang::RowSource rows(seed);
-  hanpang::State s;
-  s.push_row(rows.next());
-  std::vector<int> moves;
-  while (!s.over() && s.actions < actions) {
-    BestMove best;
-    const int c = st->choose(s, lim, best);
-    CAPTURE(p.name);
-    CAPTURE(s.actions);
-    REQUIRE(c >= 0);
-    REQUIRE(c < 128);
-    REQUIRE(s.colour_at(c) != 0);
-    REQUIRE(best.get() >= 0);
-    REQUIRE(s.colour_at(best.get()) != 0);
-    moves.push_back(c);
-    s.play(c);
-    if (!s.over()) s.push_row(rows.next());
-  }
-  return moves;
+  CAPTURE(p.name);
+  return testing::play_hanpang(*st, seed, actions, lim);
 }
 
-// A whole Icebreaking game, a first and b second, observe() told every move; checked legal.
+// A whole Icebreaking game, a first and b second, both with their defaults.
 std::vector<int> ice_game(const StaticPlugin& a, const StaticPlugin& b, std::uint64_t seed,
                           const SearchLimits& lim) {
-  const auto board = icebreaking::Board::from_seed(seed);
-  std::unique_ptr<IcebreakingStrategy> side[2] = {
-      a.make_icebreaking(defaults(a, GameKind::icebreaking)),
-      b.make_icebreaking(defaults(b, GameKind::icebreaking))};
-  REQUIRE(side[0]);
-  REQUIRE(side[1]);
-  side[0]->new_game(board, icebreaking::A, seed);
-  side[1]->new_game(board, icebreaking::B, seed + 1);
-  auto pos = icebreaking::Position::start(board);
-  std::vector<int> moves;
-  while (!pos.over()) {
-    BestMove best;
-    const int me = pos.to_move;
-    const int c = side[me]->choose(board, pos, lim, best);
-    CAPTURE(a.name);
-    CAPTURE(b.name);
-    CAPTURE(pos.ply);
-    REQUIRE(pos.legal(c));
-    REQUIRE(pos.legal(best.get()));
-    moves.push_back(c);
-    pos.play(board, c);
-    side[0]->observe(pos, c);
-    side[1]->observe(pos, c);
-  }
-  return moves;
+  auto first = a.make_icebreaking(defaults(a, GameKind::icebreaking));
+  auto second = b.make_icebreaking(defaults(b, GameKind::icebreaking));
+  REQUIRE(first);
+  REQUIRE(second);
+  CAPTURE(a.name);
+  CAPTURE(b.name);
+  return testing::play_ice(*first, *second, seed, lim);
 }
 
 }  // namespace

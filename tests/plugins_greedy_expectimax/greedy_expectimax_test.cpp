@@ -8,6 +8,7 @@
 #include <functional>
 #include <vector>
 
+#include "../plugin_testing.hpp"
 #include "common/icebreaking_beam.hpp"
 #include "common/icebreaking_eval.hpp"
 #include "expectimax/hanpang_search.hpp"
@@ -34,11 +35,7 @@ const PluginFns kPlugins[] = {
      &plugins::expectimax::make_icebreaking},
 };
 
-Params defaults(const PluginFns& p, GameKind g) {
-  Params q;
-  q.fill_defaults(p.describe().params(g));
-  return q;
-}
+Params defaults(const PluginFns& p, GameKind g) { return testing::params_of(p.describe(), g); }
 
 // An Icebreaking position after `plies` random moves on the board of `seed`.
 icebreaking::Position random_ice_position(const icebreaking::Board& b, Rng& rng, int plies) {
@@ -76,49 +73,14 @@ int brute_force(const icebreaking::Board& b, const icebreaking::Position& pos) {
   return best;
 }
 
-// One whole Hanpang game of a strategy on a node budget; returns the moves.
-std::vector<int> hanpang_game(HanpangStrategy& st, std::uint64_t seed, std::uint64_t budget,
+std::vector<int> hanpang_game(HanpangStrategy& st, std::uint64_t seed, std::uint64_t nodes,
                               int max_actions) {
-  st.new_game(seed);
-  hanpang::RowSource rows(seed);
-  hanpang::State s;
-  s.push_row(rows.next());
-  std::vector<int> out;
-  SearchLimits lim;
-  lim.node_budget = budget;
-  BestMove best;
-  while (!s.over() && s.actions < max_actions) {
-    const int c = st.choose(s, lim, best);
-    REQUIRE(c >= 0);
-    REQUIRE(c < 128);
-    REQUIRE(s.colour_at(c) != 0);
-    out.push_back(c);
-    s.play(c);
-    if (!s.over()) s.push_row(rows.next());
-  }
-  return out;
+  return testing::play_hanpang(st, seed, max_actions, testing::budget(nodes));
 }
 
 std::vector<int> ice_game(IcebreakingStrategy& a, IcebreakingStrategy& b, std::uint64_t seed,
-                          std::uint64_t budget) {
-  const auto board = icebreaking::Board::from_seed(seed);
-  a.new_game(board, icebreaking::A, seed);
-  b.new_game(board, icebreaking::B, seed + 1);
-  auto pos = icebreaking::Position::start(board);
-  SearchLimits lim;
-  lim.node_budget = budget;
-  BestMove best;
-  std::vector<int> out;
-  while (!pos.over()) {
-    IcebreakingStrategy& st = pos.to_move == icebreaking::A ? a : b;
-    const int c = st.choose(board, pos, lim, best);
-    REQUIRE(pos.legal(c));
-    out.push_back(c);
-    pos.play(board, c);
-    a.observe(pos, c);
-    b.observe(pos, c);
-  }
-  return out;
+                          std::uint64_t nodes) {
+  return testing::play_ice(a, b, seed, testing::budget(nodes));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <functional>
 #include <vector>
 
+#include "../plugin_testing.hpp"
 #include "mcts/hanpang_mcts.hpp"
 #include "mcts/icebreaking_mcts.hpp"
 #include "mcts/plugin.hpp"
@@ -16,60 +17,14 @@ namespace mcts = tactica::plugins::mcts;
 
 namespace {
 
+
+
 Params params(GameKind g, std::initializer_list<std::pair<const char*, double>> set = {}) {
-  Params p;
-  for (const auto& [k, v] : set) p.set(k, v);
-  p.fill_defaults(mcts::describe().params(g));
-  return p;
+  return testing::params_of(mcts::describe(), g, set);
 }
-
-SearchLimits budget(std::uint64_t n) {
-  SearchLimits l;
-  l.node_budget = n;
-  return l;
-}
-
-// A Hanpang game of at most `actions` actions played by `st`; returns its moves.
-std::vector<int> play_hanpang(HanpangStrategy& st, std::uint64_t seed, int actions,
-                              const SearchLimits& lim) {
-  st.new_game(seed);
-  hanpang::RowSource rows(seed);
-  hanpang::State s;
-  s.push_row(rows.next());
-  std::vector<int> moves;
-  BestMove best;
-  while (!s.over() && s.actions < actions) {
-    const int c = st.choose(s, lim, best);
-    REQUIRE(c >= 0);
-    REQUIRE(c < 128);
-    REQUIRE(s.colour_at(c) != 0);
-    moves.push_back(c);
-    s.play(c);
-    if (!s.over()) s.push_row(rows.next());
-  }
-  return moves;
-}
-
-// An Icebreaking game between two strategies; returns the moves.
-std::vector<int> play_ice(IcebreakingStrategy& a, IcebreakingStrategy& b, std::uint64_t seed,
-                          const SearchLimits& lim) {
-  const auto board = icebreaking::Board::from_seed(seed);
-  a.new_game(board, icebreaking::A, seed);
-  b.new_game(board, icebreaking::B, seed + 1);
-  auto pos = icebreaking::Position::start(board);
-  std::vector<int> moves;
-  BestMove best;
-  while (!pos.over()) {
-    IcebreakingStrategy& st = pos.to_move == icebreaking::A ? a : b;
-    const int c = st.choose(board, pos, lim, best);
-    REQUIRE(pos.legal(c));
-    moves.push_back(c);
-    pos.play(board, c);
-    a.observe(pos, c);
-    b.observe(pos, c);
-  }
-  return moves;
-}
+using testing::budget;
+using testing::play_hanpang;
+using testing::play_ice;
 
 // Exact result (+1 / 0 / -1 for the side to move) by plain minimax over the rules engine.
 int reference_result(const icebreaking::Board& b, const icebreaking::Position& p) {
