@@ -9,33 +9,34 @@
 
 namespace tactica {
 
+namespace {
+
+// Calls a plugin's factory: its exceptions and a null result become PluginError naming the
+// plugin; the deleter holds the library (if any), so it is unloaded only after the strategy.
+template <class Strategy, class Factory>
+std::shared_ptr<Strategy> make_strategy(Factory* make, const Params& params, const PluginInfo& info,
+                                        const std::shared_ptr<void>& lib, const char* game) {
+  std::unique_ptr<Strategy> s;
+  try {
+    s = make(params);
+  } catch (const std::exception& e) {
+    throw PluginError("plugin '" + info.name + "' could not make its " + game +
+                      " strategy: " + e.what());
+  }
+  if (!s) throw PluginError("plugin '" + info.name + "' made no " + game + " strategy (null)");
+  return std::shared_ptr<Strategy>(s.release(), [lib](Strategy* p) { delete p; });
+}
+
+}  // namespace
+
 std::shared_ptr<HanpangStrategy> Plugin::make_hanpang(const Params& params) const {
   require_game(*this, GameKind::hanpang);
-  std::unique_ptr<HanpangStrategy> s;
-  try {
-    s = make_hanpang_(params);
-  } catch (const std::exception& e) {
-    throw PluginError("plugin '" + info_.name +
-                      "' could not make its hanpang strategy: " + e.what());
-  }
-  if (!s) throw PluginError("plugin '" + info_.name + "' made no hanpang strategy (null)");
-  // The deleter holds the library (if any): it is unloaded only after the strategy is destroyed.
-  return std::shared_ptr<HanpangStrategy>(s.release(),
-                                          [lib = lib_](HanpangStrategy* p) { delete p; });
+  return make_strategy<HanpangStrategy>(make_hanpang_, params, info_, lib_, "hanpang");
 }
 
 std::shared_ptr<IcebreakingStrategy> Plugin::make_icebreaking(const Params& params) const {
   require_game(*this, GameKind::icebreaking);
-  std::unique_ptr<IcebreakingStrategy> s;
-  try {
-    s = make_icebreaking_(params);
-  } catch (const std::exception& e) {
-    throw PluginError("plugin '" + info_.name +
-                      "' could not make its icebreaking strategy: " + e.what());
-  }
-  if (!s) throw PluginError("plugin '" + info_.name + "' made no icebreaking strategy (null)");
-  return std::shared_ptr<IcebreakingStrategy>(s.release(),
-                                              [lib = lib_](IcebreakingStrategy* p) { delete p; });
+  return make_strategy<IcebreakingStrategy>(make_icebreaking_, params, info_, lib_, "icebreaking");
 }
 
 }  // namespace tactica
