@@ -41,10 +41,10 @@ struct Config {
   int op_width = 32;
   int op_depth = 6;
   double op_mix = 0.5;
-  double op_share = 0.8;
+  double op_share = 0.8;  // share of the budget/time planned for the second opinion
   int op_rows = 1;      // sampled rows in the second opinion (beyond them: phantom rows), 1..5
   bool op_cycle = false;  // second opinion: rows in threes, colours cycled (stratified)
-  int lift_layers = 0;  // phantom rows lift the board only in the first this many layers (0: all)  // share of the budget/time planned for the second opinion
+  int lift_layers = 0;  // phantom rows lift the board only in the first this many layers (0: all)
   HanpangWeights w;
 };
 
@@ -180,6 +180,9 @@ class BeamHanpang final : public HanpangStrategy {
     return false;
   }
 
+  // Whether phantom rows lift the board in layer `layer` of a search (lift_layers; 0: always).
+  bool lifts(int layer) const { return cfg_.lift_layers == 0 || layer < cfg_.lift_layers; }
+
   // Expands `from` (count n) into next_ with row `row`; returns the number of children.
   int expand(const Node* from, int n, const Row* row, bool first, bool lift = true) {
     int m = 0;
@@ -291,10 +294,9 @@ class BeamHanpang final : public HanpangStrategy {
     double best = -1e300;
     int n = 0;
     for (int d = 0; d < depth; ++d) {
-      const bool lift = cfg_.lift_layers == 0 || d + 1 < cfg_.lift_layers;
       const Row* row = d < nextra ? &extra[d] : nullptr;
-      const int m = d == 0 ? expand(&root, 1, row, false, lift)
-                           : expand(cur_.data(), n, row, false, lift);
+      const int m = d == 0 ? expand(&root, 1, row, false, lifts(d + 1))
+                           : expand(cur_.data(), n, row, false, lifts(d + 1));
       if (m < 0) return best;
       if (m == 0) break;
       n = select(m);
@@ -367,8 +369,7 @@ class BeamHanpang final : public HanpangStrategy {
     score_roots(n);
     const double dead = cfg_.w.overflow / 2;
     for (int d = 1; d < depth; ++d) {
-      m = expand(cur_.data(), n, rows ? &rows[d] : nullptr, false,
-                 cfg_.lift_layers == 0 || d < cfg_.lift_layers);
+      m = expand(cur_.data(), n, rows ? &rows[d] : nullptr, false, lifts(d));
       if (m < 0) return false;
       n = select(m);
       double top = -1e300;
