@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <initializer_list>
 #include <utility>
 #include <vector>
@@ -30,6 +31,26 @@ inline SearchLimits budget(std::uint64_t nodes) {
   SearchLimits l;
   l.node_budget = nodes;
   return l;
+}
+
+// Limits with a soft and a hard deadline, in milliseconds from now.
+inline SearchLimits deadline_ms(int soft, int hard) {
+  SearchLimits l;
+  l.deadline = Deadline::in(std::chrono::milliseconds(soft), std::chrono::milliseconds(hard));
+  return l;
+}
+
+// Milliseconds of wall time since t0.
+inline double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A busy Hanpang board: the first `rows` rows of `seed`, no move made.
+inline hanpang::State rows_board(std::uint64_t seed, int rows) {
+  hanpang::RowSource source(seed);
+  hanpang::State s;
+  for (int i = 0; i < rows; ++i) s.push_row(source.next());
+  return s;
 }
 
 // One Hanpang game of at most `actions` actions on the rows of `seed`; returns the moves (and the

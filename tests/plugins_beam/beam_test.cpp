@@ -14,8 +14,6 @@ namespace beam = tactica::plugins::beam;
 
 namespace {
 
-
-
 Params params(GameKind g, std::initializer_list<std::pair<const char*, double>> set = {}) {
   return testing::params_of(beam::describe(), g, set);
 }
@@ -121,16 +119,11 @@ TEST_CASE("beam hanpang: the only move that does not overflow") {
 TEST_CASE("beam hanpang: returns within the deadline and publishes early") {
   auto st = beam::make_hanpang(params(GameKind::hanpang, {{"width", 2000}, {"depth", 50}}));
   st->new_game(3);
-  hanpang::RowSource rows(3);
-  hanpang::State s;
-  for (int i = 0; i < 10; ++i) s.push_row(rows.next());
-  SearchLimits lim;
-  lim.deadline = Deadline::in(std::chrono::milliseconds(5), std::chrono::milliseconds(10));
+  const hanpang::State s = testing::rows_board(3, 10);
   BestMove best;
   const auto t0 = std::chrono::steady_clock::now();
-  const int c = st->choose(s, lim, best);
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const int c = st->choose(s, testing::deadline_ms(5, 10), best);
+  const double ms = testing::ms_since(t0);
   CHECK(s.colour_at(c) != 0);
   CHECK(best.get() >= 0);
   CHECK(ms < 100);  // 10 ms hard limit; generous for a loaded CI machine
@@ -144,16 +137,11 @@ TEST_CASE("beam hanpang: the second opinion stops at the deadline") {
                                                           {"op_width", 2000},
                                                           {"op_depth", 50}}));
   st->new_game(4);
-  hanpang::RowSource rows(4);
-  hanpang::State s;
-  for (int i = 0; i < 10; ++i) s.push_row(rows.next());
-  SearchLimits lim;
-  lim.deadline = Deadline::in(std::chrono::milliseconds(5), std::chrono::milliseconds(10));
+  const hanpang::State s = testing::rows_board(4, 10);
   BestMove best;
   const auto t0 = std::chrono::steady_clock::now();
-  const int c = st->choose(s, lim, best);
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const int c = st->choose(s, testing::deadline_ms(5, 10), best);
+  const double ms = testing::ms_since(t0);
   CHECK(s.colour_at(c) != 0);
   CHECK(best.get() == c);
   CHECK(ms < 100);  // 10 ms hard limit; generous for a loaded CI machine
@@ -213,13 +201,10 @@ TEST_CASE("beam icebreaking: legal on random mid-game positions, deterministic, 
   const auto board = icebreaking::Board::from_seed(9);
   auto pos = icebreaking::Position::start(board);
   auto st = beam::make_icebreaking(params(GameKind::icebreaking, {{"width", 20000}}));
-  SearchLimits lim;
-  lim.deadline = Deadline::in(std::chrono::milliseconds(5), std::chrono::milliseconds(10));
   BestMove best;
   const auto t0 = std::chrono::steady_clock::now();
-  const int c = st->choose(board, pos, lim, best);
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const int c = st->choose(board, pos, testing::deadline_ms(5, 10), best);
+  const double ms = testing::ms_since(t0);
   CHECK(pos.legal(c));
   CHECK(ms < 100);  // 10 ms hard limit; generous for a loaded CI machine
 }

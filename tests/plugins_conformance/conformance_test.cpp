@@ -25,9 +25,7 @@ namespace {
 Params defaults(const StaticPlugin& p, GameKind g) { return testing::params_of(p.describe(), g); }
 using testing::budget;
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
+using testing::ms_since;
 
 // A Hanpang game of at most `actions` actions with the plugin's defaults.
 std::vector<int> hanpang_game(const StaticPlugin& p, std::uint64_t seed, int actions,
@@ -96,19 +94,13 @@ TEST_CASE("conformance: Icebreaking — legal moves on both sides against every 
 
 TEST_CASE("conformance: every plugin answers within a short deadline") {
   // 5 ms soft, 20 ms hard on busy positions; the bound allows for a loaded CI machine.
-  const auto lim = [] {
-    SearchLimits l;
-    l.deadline = Deadline::in(std::chrono::milliseconds(5), std::chrono::milliseconds(20));
-    return l;
-  };
+  const auto lim = [] { return testing::deadline_ms(5, 20); };
   for (const auto& p : static_plugins()) {
     CAPTURE(p.name);
     {
       auto st = p.make_hanpang(defaults(p, GameKind::hanpang));
       st->new_game(9);
-      hanpang::RowSource rows(9);
-      hanpang::State s;
-      for (int i = 0; i < 9; ++i) s.push_row(rows.next());
+      const hanpang::State s = testing::rows_board(9, 9);
       BestMove best;
       const auto t0 = std::chrono::steady_clock::now();
       const int c = st->choose(s, lim(), best);

@@ -17,8 +17,6 @@ namespace mcts = tactica::plugins::mcts;
 
 namespace {
 
-
-
 Params params(GameKind g, std::initializer_list<std::pair<const char*, double>> set = {}) {
   return testing::params_of(mcts::describe(), g, set);
 }
@@ -106,15 +104,11 @@ TEST_CASE("mcts hanpang: deterministic with a seed and an iteration budget") {
 TEST_CASE("mcts hanpang: returns within the deadline") {
   auto st = mcts::make_hanpang(params(GameKind::hanpang));
   st->new_game(9);
-  hanpang::RowSource rows(9);
-  hanpang::State s;
-  for (int i = 0; i < 10; ++i) s.push_row(rows.next());
-  SearchLimits l;
-  l.deadline = Deadline::in(std::chrono::milliseconds(10), std::chrono::milliseconds(20));
+  const hanpang::State s = testing::rows_board(9, 10);
   BestMove best;
   const auto t0 = std::chrono::steady_clock::now();
-  const int c = st->choose(s, l, best);
-  const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const int c = st->choose(s, testing::deadline_ms(10, 20), best);
+  const double ms = testing::ms_since(t0);
   CHECK(s.colour_at(c) != 0);
   CHECK(ms < 300);  // soft 10 ms: the bound only catches a search that ignores its deadline
   CHECK(st->stats().nodes > 0);
@@ -174,12 +168,10 @@ TEST_CASE("mcts icebreaking: returns within the deadline") {
   const auto b = icebreaking::Board::from_seed(8);
   const auto p = icebreaking::Position::start(b);
   st->new_game(b, icebreaking::A, 8);
-  SearchLimits l;
-  l.deadline = Deadline::in(std::chrono::milliseconds(20), std::chrono::milliseconds(40));
   BestMove best;
   const auto t0 = std::chrono::steady_clock::now();
-  const int c = st->choose(b, p, l, best);
-  const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const int c = st->choose(b, p, testing::deadline_ms(20, 40), best);
+  const double ms = testing::ms_since(t0);
   CHECK(p.legal(c));
   CHECK(ms < 300);  // soft 20 ms: the bound only catches a search that ignores its deadline
   CHECK(st->stats().nodes > 0);
