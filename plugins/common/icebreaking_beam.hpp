@@ -50,12 +50,14 @@ struct ModelBeamNode {
   int root;
 };
 
-// A child before selection: which parent, which of our moves, and its value. Only the selected
-// children are turned into Nodes, so a layer costs 8 bytes per candidate, not a Position.
+// A child before selection: which parent, our move, the predicted reply and the value. Only the
+// selected children are turned into Nodes, so a layer costs 16 bytes per candidate, not a
+// Position, and the reply (the costly part: a scan per tied candidate) is not predicted again.
 struct ModelBeamChild {
   std::uint64_t key;    // hash of the ice left after the move and its reply (transpositions)
   std::int32_t parent;  // index into the current beam
-  std::int16_t move;
+  std::int8_t move;     // -1: the parent's game was over (the line competes as it is)
+  std::int8_t reply;    // kNoCell: our move ended the game
   std::int16_t value;
 };
 
@@ -136,9 +138,14 @@ class ModelBeam {
       cur_.resize(width + 1);
       next_.resize(width + 1);
     }
+    if (seen_.size() < table_slots(width)) seen_.assign(table_slots(width), 0);
+  }
+
+  // Slots of the table of kept ice sets for a width: a power of two, at most a quarter full.
+  static std::size_t table_slots(int width) {
     std::size_t slots = 64;
     while (slots < 4 * static_cast<std::size_t>(width)) slots *= 2;
-    if (seen_.size() < slots) seen_.assign(slots, 0);
+    return slots;
   }
 
   // Inserts key into the layer's table of kept ice sets; false if it was there already.
@@ -185,7 +192,7 @@ class ModelBeam {
       for (int i = 0; i < n; ++i) {
         const ModelBeamNode& par = cur_[i];
         if (par.pos.over()) {
-          kids_[m++] = ModelBeamChild{0, i, -1, static_cast<std::int16_t>(par.value)};
+          kids_[m++] = ModelBeamChild{0, i, -1, kNoCell, static_cast<std::int16_t>(par.value)};
           continue;
         }
         any_open = true;
@@ -193,9 +200,11 @@ class ModelBeam {
           const int c = pop_lowest(s);
           Position q = par.pos;
           play_fast(b, q, c);
-          if (!q.over()) play_fast(b, q, rule_.move(b, q.ice, cfg_.reply_ties));
-          kids_[m++] = ModelBeamChild{ice_hash(q.ice), i, static_cast<std::int16_t>(c),
-                             static_cast<std::int16_t>(value_of(b, q))};
+          const int reply = q.over() ? kNoCell : rule_.move(b, q.ice, cfg_.reply_ties);
+          if (reply != kNoCell) play_fast(b, q, reply);
+          kids_[m++] = ModelBeamChild{ice_hash(q.ice), i, static_cast<std::int8_t>(c),
+                                      static_cast<std::int8_t>(reply),
+                                      static_cast<std::int16_t>(value_of(b, q))};
           ++nodes_;
           if (must_stop()) return false;
         }
@@ -210,10 +219,8 @@ class ModelBeam {
       };
       int sorted = std::min(m, 2 * width);
       std::partial_sort(order_.begin(), order_.begin() + sorted, order_.begin() + m, better);
-      std::size_t mask = 64;
-      while (mask < 4 * static_cast<std::size_t>(width)) mask *= 2;
-      std::fill(seen_.begin(), seen_.begin() + static_cast<std::ptrdiff_t>(mask), 0);
-      --mask;
+      const std::size_t mask = table_slots(width) - 1;
+      std::fill(seen_.begin(), seen_.begin() + static_cast<std::ptrdiff_t>(mask + 1), 0);
       int keep = 0;
       for (int i = 0; i < m && keep < width; ++i) {
         if (i == sorted) {
@@ -227,7 +234,7 @@ class ModelBeam {
         nd = par;
         if (k.move >= 0) {
           play_fast(b, nd.pos, k.move);
-          if (!nd.pos.over()) play_fast(b, nd.pos, rule_.move(b, nd.pos.ice, cfg_.reply_ties));
+          if (k.reply != kNoCell) play_fast(b, nd.pos, k.reply);
           nd.value = k.value;
           if (first) nd.root = k.move;
         }
