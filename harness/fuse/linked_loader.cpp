@@ -1,7 +1,7 @@
 // linked_loader.cpp — tactica/loader.hpp for a static agent (cmake/TacticaStaticAgents.cmake):
 // tactica-agent-<game>-<plugin> is core/host/main.cpp, config.cpp and plugin.cpp linked with
-// this file in place of loader.cpp, so it takes the same flags and checks configs the same way, but its one
-// plugin is linked in (no Boost.DLL, no dlopen: the binary can be linked with -static).
+// this file in place of loader.cpp, so it takes the same flags and checks configs the same way,
+// but its one plugin is linked in (no Boost.DLL, no dlopen: the binary can be linked with -static).
 //
 // Built once per (game, plugin) with TACTICA_LINKED_GAME (hanpang|icebreaking),
 // TACTICA_LINKED_PLUGIN (the plugin's namespace), TACTICA_LINKED_HEADER ("<name>/plugin.hpp")
