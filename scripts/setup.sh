@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make libboost-dev libtomlplusplus-dev doctest-dev libbenchmark-dev
-          libcli11-dev nlohmann-json3-dev python3)
+          libcli11-dev nlohmann-json3-dev python3
+          libpagmo-dev libeigen3-dev libtbb-dev libboost-serialization-dev)
 if [[ "${1:-}" == "--tests" ]]; then
   packages+=(chromium)
 fi
