@@ -5,6 +5,7 @@
 #include <memory>
 #include <set>
 
+#include "bound/bound.hpp"
 #include "cli/common.hpp"
 #include "report/run_plots.hpp"
 #include "report/tables.hpp"
@@ -15,7 +16,7 @@ namespace {
 
 struct BenchOptions {
   std::vector<std::string> agents, labels;
-  std::string seeds, plot;
+  std::string seeds, plot, bound;
   RunOptions run;
   LimitOptions limits;
 };
@@ -27,6 +28,14 @@ int run_bench(const BenchOptions& o) {
   const auto seeds = seeds_or(o.seeds, "1-30");
   const auto shard = o.run.shard.empty() ? harness::Shard{} : harness::parse_shard(o.run.shard);
   const auto limits = o.limits.limits();
+  std::map<std::uint64_t, bound::Reference> refs;  // read before any game: a bad file stops here
+  if (!o.bound.empty()) {
+    try {
+      refs = bound::read_bound_file(o.bound);
+    } catch (const std::runtime_error& e) {
+      throw harness::RunError(std::string("--bound ") + e.what());
+    }
+  }
   const bool resume = !o.run.resume.empty();
   const std::string path = resume               ? o.run.resume
                            : !o.run.out.empty() ? o.run.out
@@ -95,6 +104,8 @@ int run_bench(const BenchOptions& o) {
       progress.get());
 
   std::printf("%s", report::bench_report(records, names).c_str());
+  if (!o.bound.empty())
+    std::printf("%s", bound::efficiency_report(records, names, refs, o.bound).c_str());
   if (!o.plot.empty()) report::write_bench_plot(o.plot, records);
   if (status == harness::RunStatus::interrupted) {
     std::fprintf(
@@ -123,6 +134,9 @@ void register_bench(CLI::App& app, Context& ctx) {
                 "seeds, e.g. 1-30 or 1,5,9 (default 1-30, as on the platform)");
   b->add_option("--plot", o->plot,
                 "also draw each agent's score per seed and its scoreSum as an SVG file");
+  b->add_option("--bound", o->bound,
+                "also print each agent's efficiency (score / reference) per seed and overall, "
+                "against a reference file from tactica bound");
   b->fallthrough();  // --suite FILE (see main.cpp) may follow the subcommand
   o->run.add(b, "bench");
   o->limits.add(b);
