@@ -61,7 +61,11 @@ PluginInfo describe() {
       {"w_collapse_sq", ParamType::real, w.collapse_sq, -10, 10,
        "eval: per n^2 of each colour's tiles in runs of adjacent columns holding it"},
       {"w_bridge_sq", ParamType::real, w.bridge_sq, -10, 10,
-       "eval: per m^2 of each colour's mass bridged through single other tiles"}};
+       "eval: per m^2 of each colour's mass bridged through single other tiles"},
+      {"w_reserve_sq", ParamType::real, w.reserve_sq, -1, 1,
+       "eval: per n^2 of the most numerous colour's tiles (a reserve colour for one giant group)"},
+      {"w_bump", ParamType::real, w.bump, -100, 0,
+       "eval: per (h_c - h_c+1)^2 over adjacent columns (an uneven skyline)"}};
   info.icebreaking_params = {
       {"width", ParamType::integer, 64, 1, 20000, "first beam width (doubled while time allows)"},
       {"max_width", ParamType::integer, 4096, 1, 20000, "widest beam"},

@@ -434,6 +434,8 @@ std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
   c.w.bridge_sq = p.real("w_bridge_sq");
   c.w.colour_sq = p.real("w_colour_sq");
   c.w.collapse_sq = p.real("w_collapse_sq");
+  c.w.reserve_sq = p.real("w_reserve_sq");
+  c.w.bump = p.real("w_bump");
   return std::make_unique<BeamHanpang>(c);
 }
 

@@ -47,6 +47,10 @@ struct HanpangWeights {
   double collapse_sq = 0.0;     // per n^2 of each colour's "collapsed" masses: its tiles in a
                                 // run of adjacent columns that all hold it (what would join if
                                 // every other colour's tile were removed)
+  double reserve_sq = 0.0;      // per n^2 of the most numerous colour's tiles: the "reserve"
+                                // colour saved for one giant group (SameGame's tabu colour)
+  double bump = 0.0;            // per (h_c - h_c+1)^2 over adjacent columns (an uneven skyline
+                                // puts the danger in few columns)
 };
 
 // The best weights measured with the beam plugin's phantom-row search (docs/STRATEGIES.md): hold
@@ -79,6 +83,8 @@ struct HanpangFeatures {
   std::int64_t bridge_sq = 0;  // sum of m^2 over bridged masses (computed only on request)
   std::int64_t colour_sq = 0;  // sum over colours of (tiles of that colour)^2
   std::int64_t collapse_sq = 0;  // sum of n^2 over each colour's collapsed masses (on request)
+  std::int64_t reserve_sq = 0;   // (tiles of the most numerous colour)^2
+  int bump = 0;                  // sum over adjacent columns of (h_c - h_c+1)^2
 };
 
 namespace detail {
@@ -122,6 +128,7 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
     const u128 others = occ & ~p;
     const int np = popcount(p);
     f.colour_sq += np * np;
+    f.reserve_sq = std::max<std::int64_t>(f.reserve_sq, np * np);
     u128 rest = p & neighbours<kLane>(p);
     const int singles = popcount(p & ~rest);
     f.singletons += singles;
@@ -172,12 +179,15 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
     }
   }
   if (f.max_group == 0 && f.tiles) f.max_group = 1;
+  int prev_h = -1;
   for (int c = 0; c < kCols; ++c) {
     // The highest occupied height, not the tile count: boards searched with phantom rows
     // (empty bottom rows standing for rows of unknown colour) have gaps below their tiles.
     const int h = 32 - std::countl_zero(static_cast<std::uint32_t>(occ >> (c * kLane)) & 0x7FFFu);
     f.max_height = std::max(f.max_height, h);
     if (h > danger_from) f.danger += (h - danger_from) * (h - danger_from);
+    if (prev_h >= 0) f.bump += (h - prev_h) * (h - prev_h);
+    prev_h = h;
   }
   if (nsizes) *nsizes = ns;
   return f;
@@ -216,7 +226,8 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
          w.collapse_sq * static_cast<double>(f.collapse_sq) +
          w.max_sq * static_cast<double>(f.max_group) * f.max_group + w.group_lin * f.in_groups +
          w.singleton * f.singletons + w.group * f.groups + w.vgap * f.vgaps + w.hgap * f.hgaps +
-         w.tile * f.tiles + w.danger * f.danger;
+         w.tile * f.tiles + w.danger * f.danger + w.reserve_sq * static_cast<double>(f.reserve_sq) +
+         w.bump * f.bump;
 }
 
 // A board evaluator with the group potential tabulated (any group_pow at the cost of k^2).
