@@ -640,6 +640,10 @@ class Tuner {
 
   void write_plot() const {
     if (opt_.plot.empty() || history_.empty()) return;
+    if (const auto dir = fs::path(opt_.plot).parent_path(); !dir.empty()) {
+      std::error_code ec;
+      fs::create_directories(dir, ec);
+    }
     write_atomic(opt_.plot, history_svg(s_, history_));
   }
 

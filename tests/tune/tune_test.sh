@@ -58,7 +58,15 @@ converges() {  # NAME ARGS...: a run from the start (distance 0.707) must end wi
 case $part in
 optimum)
   P=(-p x -p y -p n --seeds 1-200)
-  converges spsa-hanpang --agent "$cfg/synth-hanpang.toml" "${P[@]}" --batch 4 -n 150
+  converges spsa-hanpang --agent "$cfg/synth-hanpang.toml" "${P[@]}" --batch 4 -n 150 \
+    --plot plots/spsa-hanpang.svg
+  python3 - plots/spsa-hanpang.svg <<'PY' || fail "the plot is not a well-formed SVG with a line per parameter"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+lines = root.findall("{http://www.w3.org/2000/svg}polyline")
+assert len(lines) == 2 + 3, len(lines)   # objective, its running mean, x, y, n
+assert all(len(l.get("points").split()) == 150 for l in lines)
+PY
   converges spsa-icebreaking --agent "$cfg/synth-icebreaking.toml" "${P[@]}" --batch 4 -n 100
   converges cmaes-hanpang --agent "$cfg/synth-hanpang.toml" "${P[@]}" --batch 8 -n 30 --method cmaes
   converges cmaes-icebreaking --agent "$cfg/synth-icebreaking.toml" "${P[@]}" --batch 4 -n 25 \
