@@ -133,7 +133,7 @@ std::string agent_word(const harness::AgentSpec& a) {
 }
 
 std::atomic<bool> g_stop{false};
-extern "C" void on_stop(int) { g_stop.store(true); }
+extern "C" void on_parallel_stop(int) { g_stop.store(true); }
 
 bool in_path(const std::string& name) {
   const char* p = std::getenv("PATH");
@@ -206,7 +206,7 @@ class ParallelBackend : public Backend {
 
     g_stop.store(false);
     struct sigaction sa {}, old_int{}, old_term{};
-    sa.sa_handler = on_stop;
+    sa.sa_handler = on_parallel_stop;
     ::sigemptyset(&sa.sa_mask);
     ::sigaction(SIGINT, &sa, &old_int);
     ::sigaction(SIGTERM, &sa, &old_term);

@@ -2,6 +2,7 @@
 // from run.json.
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -57,6 +58,7 @@ json TuneSpec::to_json() const {
                   {"declared", {p.decl_min, p.decl_max}}});
   return {{"format", "tactica-tune-1"},
           {"config", config},
+          {"config_text", config_text},
           {"plugin_dirs", plugin_dirs},
           {"game", game},
           {"strategy", strategy},
@@ -85,6 +87,7 @@ TuneSpec TuneSpec::from_json(const json& j) {
       throw TuneError("run.json: format is not tactica-tune-1");
     TuneSpec s;
     s.config = j.at("config");
+    s.config_text = j.at("config_text");
     s.plugin_dirs = j.at("plugin_dirs").get<std::vector<std::string>>();
     s.game = j.at("game");
     s.strategy = j.at("strategy");
@@ -153,6 +156,15 @@ bool parse_number(const std::string& s, double& out) {
   }
 }
 
+}  // namespace
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+namespace {
+
 // Loads a config and its plugin, checks [params]: the check `tactica-agent --check` makes.
 struct Checked {
   AgentConfig cfg;
@@ -188,6 +200,7 @@ TuneSpec make_spec(const TuneRequest& rq) {
     throw TuneError("--agent " + rq.config +
                     ": tune needs a config (.toml) whose [params] it can set, not a program");
   s.config = fs::absolute(rq.config).lexically_normal().string();
+  s.config_text = read_text(s.config);
   for (const auto& d : rq.plugin_dirs) s.plugin_dirs.push_back(fs::absolute(d).string());
   const auto base = check_config(s.config, {}, s.plugin_dirs);
   s.game = game_name(base.cfg.game);

@@ -3,9 +3,11 @@
 #include "tune/tune.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <boost/archive/text_iarchive.hpp>
 #include <boost/archive/text_oarchive.hpp>
 #include <chrono>
@@ -37,6 +39,14 @@ using nlohmann::json;
 namespace {
 
 using Values = std::vector<double>;  // one per tuned parameter, in spec order
+
+// Ctrl-C / SIGTERM between games (while games run, the runner's own handler stops them): the
+// run ends cleanly at the next step boundary.
+std::atomic<bool> g_stop{false};
+extern "C" void on_tune_stop(int sig) {
+  g_stop.store(true);
+  ::signal(sig, SIG_DFL);  // a second one ends tactica at once
+}
 
 std::uint64_t mix(std::uint64_t x) {  // splitmix64
   x += 0x9e3779b97f4a7c15ULL;
@@ -324,6 +334,7 @@ class Tuner {
     const double A = s_.spsa_A * N;
     played_before_ = history_.size() * s_.games_per_step();
     for (std::size_t k = history_.size(); k < static_cast<std::size_t>(s_.iterations); ++k) {
+      if (g_stop.load()) return false;
       const auto t0 = std::chrono::steady_clock::now();
       Values c(theta.size()), a(theta.size()), delta(theta.size()), plus(theta.size()),
           minus(theta.size());
@@ -502,6 +513,7 @@ class Tuner {
     if (!history_.empty()) mean = values_from(s_, history_.back().at("mean"), "history.jsonl");
     const int lam = s_.population_size();
     for (std::size_t g = st.generation; g < static_cast<std::size_t>(s_.iterations); ++g) {
+      if (g_stop.load()) return false;
       const auto t0 = std::chrono::steady_clock::now();
       auto table = std::make_shared<Table>();
       {
@@ -718,12 +730,24 @@ int run_tune(const TuneSpec* fresh, const RunnerOptions& opt) {
     spec = TuneSpec::from_json(j);
     if (!fs::exists(spec.config))
       throw TuneError(dir.file("run.json") + " tunes " + spec.config + ", which no longer exists");
+    if (read_text(spec.config) != spec.config_text)
+      throw TuneError(spec.config + " changed since this run began (its text is in " +
+                      dir.file("run.json") + "): restore it to continue, or start a new run");
   } else {
     spec = *fresh;
     write_atomic(dir.file("run.json"), spec.to_json().dump(2) + "\n");
   }
   Tuner t(spec, opt, dir);
-  return t.run();
+  g_stop.store(false);
+  struct sigaction sa {}, old_int{}, old_term{};
+  sa.sa_handler = on_tune_stop;
+  ::sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, &old_int);
+  ::sigaction(SIGTERM, &sa, &old_term);
+  const int status = t.run();
+  ::sigaction(SIGINT, &old_int, nullptr);
+  ::sigaction(SIGTERM, &old_term, nullptr);
+  return status;
 }
 
 }  // namespace tactica::tune

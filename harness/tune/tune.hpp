@@ -45,6 +45,7 @@ struct TunedParam {
 
 struct TuneSpec {
   std::string config;  // absolute path of the config tuned
+  std::string config_text;  // its contents when the run began: a resumed run needs the same
   std::vector<std::string> plugin_dirs;
   std::string game, strategy;
   std::vector<TunedParam> params;
@@ -71,6 +72,9 @@ struct TuneSpec {
   std::size_t games_per_step() const;
   int population_size() const;
 };
+
+// A file's whole contents ("" if it cannot be read).
+std::string read_text(const std::string& path);
 
 // What the command line asked for, before it is checked.
 struct TuneRequest {

@@ -84,7 +84,11 @@ resume)
     sleep 0.4
     kill -TERM "$pid" 2>/dev/null || true
     wait "$pid" && status=0 || status=$?
-    [[ $status -eq 130 || $status -eq 0 ]] || fail "$m-cut: stopped run exited $status"
+    # 130: stopped cleanly; 143: killed before tune set up its handler (nothing written yet,
+    # or only whole lines: both must resume)
+    [[ $status -eq 130 || $status -eq 143 || $status -eq 0 ]] || fail "$m-cut: stopped run exited $status"
+    [[ -e $m-cut/run.json ]] || "$tactica" tune "${args[@]}" -o "$m-cut" > /dev/null 2>&1 ||
+      fail "$m-cut: a fresh start after an early kill failed"
     stops=0
     while :; do
       "$tactica" tune --resume "$m-cut" --no-progress -j 2 > /dev/null 2>&1 &
@@ -93,7 +97,7 @@ resume)
       kill -TERM "$pid" 2>/dev/null && ((++stops)) || true
       wait "$pid" && status=0 || status=$?
       [[ $status -eq 0 ]] && break
-      [[ $status -eq 130 ]] || fail "$m: resumed run exited $status"
+      [[ $status -eq 130 || $status -eq 143 ]] || fail "$m: resumed run exited $status"
     done
     echo "$m: stopped and resumed $stops more times"
     same "$m-whole" "$m-cut" || fail "$m: the resumed run's history differs"
@@ -155,6 +159,12 @@ bad)
   "$tactica" tune --agent "$H" -p x --seeds 1-4 --batch 2 -n 1 -o one --no-progress > /dev/null 2>&1
   out=$("$tactica" tune --resume one -p y 2>&1) && s=0 || s=$?
   [[ $s -eq 2 && $out == *"drop --param"* ]] || fail "resume with options: $s $out"
+  cp "$H" edited.toml
+  "$tactica" tune --agent edited.toml -p x --seeds 1-4 --batch 2 -n 2 -o edit --no-progress > /dev/null 2>&1 &
+  pid=$!; sleep 0.2; kill -TERM $pid 2>/dev/null || true; wait $pid || true
+  echo "# edited" >> edited.toml
+  out=$("$tactica" tune --resume edit 2>&1) && s=0 || s=$?
+  [[ $s -eq 2 && $out == *"changed since this run began"* ]] || fail "edited config: $s $out"
   echo "every bad input refused"
   ;;
 parallel)
