@@ -65,4 +65,23 @@ r2=$("$tactica" judge icebreaking --seed 4 --json --first "$work/fused-ice/agent
 totals() { grep -o '"totals":\[[^]]*\]'; }
 [ -n "$(echo "$r1" | totals)" ] && [ "$(echo "$r1" | totals)" = "$(echo "$r2" | totals)" ] \
   || fail "fused icebreaking plays differently: $r1 / $r2"
-echo "scaffold_e2e: ok ($name and ${name}_h: built, conformance, judged, fused)"
+# fuse --compact on a shipped config (the largest plugin): it still compiles warning-free and
+# plays the same game as tactica-agent on a node budget, in fewer bytes.
+unset TACTICA_PLUGIN_PATH
+cfg=$src/configs/hanpang/submit.toml
+mkdir -p "$work/compact"
+"$tactica" fuse --config "$cfg" --set time.node_budget=3000 --out "$work/compact/full.cpp" >/dev/null
+say=$("$tactica" fuse --compact --config "$cfg" --set time.node_budget=3000 --out "$work/compact/main.cpp")
+echo "$say" | grep -q "bytes = .* KiB, compacted from" || fail "fuse --compact does not print the size: $say"
+[ "$(wc -c <"$work/compact/main.cpp")" -lt "$(wc -c <"$work/compact/full.cpp")" ] || fail "--compact is not smaller"
+echo "$say" | grep -q "$(wc -c <"$work/compact/main.cpp" | sed 's/\(.*\)\(...\)$/\1,\2/;s/^,//') bytes" \
+  || fail "the printed size is not the file's: $say"
+grep -Eq '^[[:space:]]*$' "$work/compact/main.cpp" && fail "--compact left blank lines"
+"$cxx" -std=c++20 -O2 -Wall -Wextra -Werror -o "$work/compact/agent" "$work/compact/main.cpp" \
+  || fail "the compact file does not compile warning-free"
+r1=$("$tactica" judge hanpang --seed 2 --json --agent "$cfg" --set time.node_budget=3000)
+r2=$("$tactica" judge hanpang --seed 2 --json --agent "$work/compact/agent")
+[ "$(echo "$r1" | field score)" = "$(echo "$r2" | field score)" ] || fail "compact plays differently: $r1 / $r2"
+[ "$(echo "$r1" | field actions)" = "$(echo "$r2" | field actions)" ] || fail "compact actions differ"
+
+echo "scaffold_e2e: ok ($name and ${name}_h: built, conformance, judged, fused; --compact)"
