@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake make libboost-dev libtomlplusplus-dev doctest-dev libbenchmark-dev
           libcli11-dev nlohmann-json3-dev python3)
 if [[ "${1:-}" == "--tests" ]]; then
-  packages+=(chromium)
+  packages+=(chromium parallel)  # parallel: tests/cluster (GNU parallel shards)
 fi
 
 missing=()
