@@ -8,7 +8,7 @@ packages=(g++ cmake make libboost-dev libtomlplusplus-dev doctest-dev libbenchma
           libcli11-dev nlohmann-json3-dev python3
           libpagmo-dev libeigen3-dev libtbb-dev libboost-serialization-dev)
 if [[ "${1:-}" == "--tests" ]]; then
-  packages+=(chromium)
+  packages+=(chromium parallel)  # parallel: tests/cluster (GNU parallel shards)
 fi
 
 missing=()

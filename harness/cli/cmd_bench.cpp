@@ -19,10 +19,11 @@ struct BenchOptions {
   std::string seeds, plot, bound;
   RunOptions run;
   LimitOptions limits;
+  AgentSetOptions sets;
 };
 
-int run_bench(const BenchOptions& o) {
-  const auto agents = resolve_agents(o.agents, o.labels, "hanpang");
+int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
+  const auto agents = resolve_agents(o.agents, o.labels, "hanpang", o.sets);
   std::vector<std::string> names;
   for (const auto& a : agents) names.push_back(a.label);
   const auto seeds = seeds_or(o.seeds, "1-30");
@@ -110,8 +111,8 @@ int run_bench(const BenchOptions& o) {
   if (status == harness::RunStatus::interrupted) {
     std::fprintf(
         stderr,
-        "interrupted: %zu games are in %s; continue with the same command and --resume %s\n",
-        records.size(), path.c_str(), path.c_str());
+        "interrupted: %zu games are in %s; continue with:\n  %s\n", records.size(), path.c_str(),
+        resume_command(argv, path).c_str());
     return 130;
   }
   std::fprintf(stderr, "results: %s\n", path.c_str());
@@ -138,9 +139,10 @@ void register_bench(CLI::App& app, Context& ctx) {
                 "also print each agent's efficiency (score / reference) per seed and overall, "
                 "against a reference file from tactica bound");
   b->fallthrough();  // --suite FILE (see main.cpp) may follow the subcommand
+  o->sets.add(b);
   o->run.add(b, "bench");
   o->limits.add(b);
-  b->callback([o, &ctx] { guarded(ctx, "bench", [&] { return run_bench(*o); }); });
+  b->callback([o, &ctx] { guarded(ctx, "bench", [&] { return run_bench(*o, ctx.argv); }); });
 }
 
 }  // namespace tactica::cli

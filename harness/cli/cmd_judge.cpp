@@ -13,6 +13,7 @@ struct JudgeOptions {
   std::string agent, first, second, label, first_label, second_label, replay;
   bool json = false;
   LimitOptions limits;
+  AgentSetOptions sets;
 };
 
 // Plays one game through the runner, so Ctrl-C stops it cleanly (agents killed, nothing left).
@@ -34,7 +35,9 @@ void register_judge(CLI::App& app, Context& ctx) {
 
   auto* h = judge->add_subcommand("hanpang",
                                   "one Hanpang run: tactica judge hanpang --seed N --agent AGENT");
-  h->add_option("--seed", o->seed, "the seed of the rows")->required();
+  h->add_option("--seed", o->seed, "the seed of the rows (a whole number >= 0)")
+      ->required()
+      ->check(seed_validator());
   h->add_option("--agent", o->agent,
                 "AGENT: a config (.toml, run by tactica-agent), an executable, a .py file, or a "
                 "command line in quotes")
@@ -42,13 +45,16 @@ void register_judge(CLI::App& app, Context& ctx) {
   h->add_option("--label", o->label, "the agent's name in the output (default: from AGENT)");
   h->add_option("--replay", o->replay, "write the whole game as a JSON replay (docs/FORMATS.md)");
   h->add_flag("--json", o->json, "print the result as a results line (JSON) instead of text");
+  h->add_option("--set", o->sets.set,
+                "key=value (repeat): override a key of the config, e.g. --set params.width=300")
+      ->type_name("KEY=VALUE");
   o->limits.add(h);
   h->callback([o, &ctx] {
     guarded(ctx, "judge", [&] {
       auto agents = resolve_agents(
           {o->agent},
           o->label.empty() ? std::vector<std::string>{} : std::vector<std::string>{o->label},
-          "hanpang");
+          "hanpang", o->sets);
       const auto limits = o->limits.limits();
       harness::HanpangResult result;
       bool played = false;
@@ -80,7 +86,9 @@ void register_judge(CLI::App& app, Context& ctx) {
   auto* ib = judge->add_subcommand(
       "icebreaking",
       "one Icebreaking game: tactica judge icebreaking --seed N --first AGENT --second AGENT");
-  ib->add_option("--seed", o->seed, "the seed of the board")->required();
+  ib->add_option("--seed", o->seed, "the seed of the board (a whole number >= 0)")
+      ->required()
+      ->check(seed_validator());
   ib->add_option("--first", o->first, "AGENT playing first (a)")->required();
   ib->add_option("--second", o->second, "AGENT playing second (b)")->required();
   ib->add_option("--first-label", o->first_label, "the first agent's name (default: from AGENT)");
@@ -88,16 +96,14 @@ void register_judge(CLI::App& app, Context& ctx) {
                  "the second agent's name (default: from AGENT)");
   ib->add_option("--replay", o->replay, "write the whole game as a JSON replay (docs/FORMATS.md)");
   ib->add_flag("--json", o->json, "print the result as a results line (JSON) instead of text");
+  o->sets.add(ib);
   o->limits.add(ib);
   ib->callback([o, &ctx] {
     guarded(ctx, "judge", [&] {
-      std::vector<std::string> labels;
-      if (!o->first_label.empty() || !o->second_label.empty()) {
-        auto defaults = resolve_agents({o->first, o->second}, {}, "icebreaking");
-        labels = {o->first_label.empty() ? defaults[0].label : o->first_label,
-                  o->second_label.empty() ? defaults[1].label : o->second_label};
-      }
-      auto agents = resolve_agents({o->first, o->second}, labels, "icebreaking");
+      auto agents = resolve_agents({o->first, o->second}, {}, "icebreaking", o->sets);
+      if (!o->first_label.empty()) agents[0].label = o->first_label;
+      if (!o->second_label.empty()) agents[1].label = o->second_label;
+      if (!o->first_label.empty() || !o->second_label.empty()) harness::make_labels_unique(agents);
       const auto limits = o->limits.limits();
       harness::IcebreakingResult result;
       bool played = false;

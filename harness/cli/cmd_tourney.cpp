@@ -20,10 +20,11 @@ struct TourneyOptions {
   std::string seeds, plot;
   RunOptions run;
   LimitOptions limits;
+  AgentSetOptions sets;
 };
 
-int run_tourney(const TourneyOptions& o, bool sprt_given) {
-  const auto agents = resolve_agents(o.agents, o.labels, "icebreaking");
+int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std::string>& argv) {
+  const auto agents = resolve_agents(o.agents, o.labels, "icebreaking", o.sets);
   if (agents.size() < 2) throw harness::AgentError("a tournament needs at least two --agent");
   std::vector<std::string> names;
   for (const auto& a : agents) names.push_back(a.label);
@@ -153,8 +154,8 @@ int run_tourney(const TourneyOptions& o, bool sprt_given) {
   if (status == harness::RunStatus::interrupted) {
     std::fprintf(
         stderr,
-        "interrupted: %zu games are in %s; continue with the same command and --resume %s\n",
-        records.size(), path.c_str(), path.c_str());
+        "interrupted: %zu games are in %s; continue with:\n  %s\n", records.size(), path.c_str(),
+        resume_command(argv, path).c_str());
     return 130;
   }
   if (sprt && !decided)
@@ -188,10 +189,11 @@ void register_tourney(CLI::App& app, Context& ctx) {
                 "also draw the Elo table with error bars (and with --sprt the LLR over games) as "
                 "an SVG file");
   t->fallthrough();  // --suite FILE (see main.cpp) may follow the subcommand
+  o->sets.add(t);
   o->run.add(t, "tourney");
   o->limits.add(t);
   t->callback([o, sprt, &ctx] {
-    guarded(ctx, "tourney", [&] { return run_tourney(*o, sprt->count() > 0); });
+    guarded(ctx, "tourney", [&] { return run_tourney(*o, sprt->count() > 0, ctx.argv); });
   });
 }
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "judge/check.hpp"
 #include "process/process.hpp"
 
 namespace tactica::cli {
@@ -24,13 +25,17 @@ void LimitOptions::add(CLI::App* app) {
                   "processes an agent may have alive at once (more: RUNTIME_ERROR)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
+  app->add_option("--bank-ms", bank_ms,
+                  "time control: the wall bank of each player for the whole game, ms (the "
+                  "platform's: 5000)")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 1e9));
+  app->add_option("--cpu-ms", cpu_ms,
+                  "time control: Icebreaking's CPU cap of each player over the process's life, "
+                  "ms (the platform's: 5000)")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 1e9));
   // Hidden (empty group): for tests only.
-  app->add_option("--bank-ms", bank_ms, "wall bank per player, ms")
-      ->group("")
-      ->check(CLI::Range(1.0, 1e9));
-  app->add_option("--cpu-ms", cpu_ms, "Icebreaking CPU cap per player, ms")
-      ->group("")
-      ->check(CLI::Range(1.0, 1e9));
   app->add_option("--grace-ms", grace_ms, "extra wait after the bank, ms")
       ->group("")
       ->check(CLI::Range(0.0, 1e6));
@@ -87,24 +92,65 @@ void guarded(Context& ctx, const std::string& name, const std::function<int()>& 
   harness::reap_all_children();
 }
 
+void AgentSetOptions::add(CLI::App* app) {
+  app->add_option("--set", set,
+                  "N:key=value (repeat): override a key of agent N's config (agents counted from "
+                  "1 in order; with one agent key=value), e.g. --set 2:params.width=300")
+      ->type_name("N:KEY=VALUE");
+  app->add_option("--each", each,
+                  "key=value (repeat): override a key of every config agent, e.g. --each "
+                  "time.reserve_ms=200")
+      ->type_name("KEY=VALUE");
+}
+
+std::vector<std::vector<std::string>> AgentSetOptions::per_agent(std::size_t n) const {
+  std::vector<std::vector<std::string>> out(n, each);
+  for (const auto& s : set) {
+    const auto eq = s.find('=');
+    const auto colon = s.find(':');
+    if (colon == std::string::npos || (eq != std::string::npos && colon > eq)) {
+      if (n == 1) {
+        out[0].push_back(s);
+        continue;
+      }
+      throw harness::AgentError("--set " + s + ": say which agent, e.g. --set 2:" + s +
+                                " (agents 1.." + std::to_string(n) +
+                                " in the order given), or --each " + s + " for all of them");
+    }
+    const std::string num = s.substr(0, colon);
+    const bool digits = !num.empty() && num.size() < 6 &&
+                        num.find_first_not_of("0123456789") == std::string::npos;
+    const std::size_t k = digits ? std::stoul(num) : 0;
+    if (k < 1 || k > n)
+      throw harness::AgentError("--set " + s + ": no agent '" + num + "'; allowed: 1.." +
+                                std::to_string(n) + " (the agents in the order given)");
+    out[k - 1].push_back(s.substr(colon + 1));
+  }
+  return out;
+}
+
 std::vector<harness::AgentSpec> resolve_agents(const std::vector<std::string>& specs,
                                                const std::vector<std::string>& labels,
-                                               const std::string& game) {
+                                               const std::string& game,
+                                               const AgentSetOptions& sets) {
   if (labels.size() > specs.size())
     throw harness::AgentError("more --label (" + std::to_string(labels.size()) + ") than agents (" +
                               std::to_string(specs.size()) + ")");
   std::vector<harness::AgentSpec> out;
   const auto dir = harness::self_dir();
+  const auto per_agent = sets.per_agent(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    out.push_back(harness::resolve_agent(specs[i], dir, game));
+    out.push_back(harness::resolve_agent(specs[i], dir, game, per_agent[i]));
     if (i < labels.size()) {
       if (labels[i].empty()) throw harness::AgentError("empty --label");
       out.back().label = labels[i];
     }
   }
   harness::make_labels_unique(out);
+  harness::check_agents(out);
   return out;
 }
+
 
 std::string default_results_path(const std::string& what) {
   const std::time_t now = std::time(nullptr);
@@ -133,6 +179,18 @@ void write_json_file(const std::string& path, const nlohmann::json& j) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   if (!out) throw harness::RunError("cannot write '" + path + "': " + std::strerror(errno));
+}
+
+CLI::Validator seed_validator() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        const bool digits =
+            !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
+        if (digits && (v.size() < 20 || (v.size() == 20 && v <= "18446744073709551615")))
+          return {};
+        return "'" + v + "' is not a seed; allowed: a whole number 0..18446744073709551615";
+      },
+      "SEED");
 }
 
 std::vector<std::uint64_t> seeds_or(const std::string& text, const std::string& fallback) {

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "fuse/compact.hpp"
 #include "fuse/fuse.hpp"
 #include "tactica/config.hpp"
 
@@ -14,7 +15,15 @@ struct FuseCliOptions {
   fuse::FuseOptions fuse;
   std::string out, source_dir;
   std::vector<std::string> plugin_dirs;
+  bool compact = false;
 };
+
+// 107585 -> "107,585"
+std::string grouped(std::size_t v) {
+  std::string s = std::to_string(v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
 
 int run_fuse(const FuseCliOptions& o) {
   fuse::FuseOptions f = o.fuse;
@@ -31,6 +40,8 @@ int run_fuse(const FuseCliOptions& o) {
     return 2;
   }
   for (const auto& w : r.warnings) std::fprintf(stderr, "tactica fuse: warning: %s\n", w.c_str());
+  const std::size_t full_size = r.text.size();
+  if (o.compact) r.text = fuse::compact_source(r.text);
   if (o.out == "-") {
     std::fwrite(r.text.data(), 1, r.text.size(), stdout);
     return std::fflush(stdout) == 0 ? 0 : 1;
@@ -44,11 +55,14 @@ int run_fuse(const FuseCliOptions& o) {
     return 1;
   }
   const auto lines = std::count(r.text.begin(), r.text.end(), '\n');
+  const std::string compacted =
+      o.compact ? ", compacted from " + grouped(full_size) + " bytes" : std::string();
   std::printf(
-      "tactica fuse: wrote %s (%s, %s %s; %zu files inlined, %ld lines, %zu KiB)\n"
+      "tactica fuse: wrote %s (%s, %s %s; %zu files inlined, %ld lines, %s bytes = %.1f KiB%s)\n"
       "build it with: g++ -std=c++20 -O2 -o agent %s\n",
       out.c_str(), game_name(r.game), r.plugin.c_str(), r.plugin_version.c_str(), r.files.size(),
-      static_cast<long>(lines), (r.text.size() + 1023) / 1024, out.c_str());
+      static_cast<long>(lines), grouped(r.text.size()).c_str(),
+      static_cast<double>(r.text.size()) / 1024.0, compacted.c_str(), out.c_str());
   return 0;
 }
 
@@ -78,6 +92,9 @@ void register_fuse(CLI::App& app, Context& ctx) {
                 "look for libtactica_<strategy>.so here first, as tactica-agent (repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  f->add_flag("--compact", o->compact,
+              "strip comments and blank lines (the leading header comment stays): the same "
+              "program in fewer bytes");
   f->callback([o, &ctx] { ctx.exit_code = run_fuse(*o); });
 }
 

@@ -88,14 +88,60 @@ bool in_path(const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+std::string cwd_note() {
+  std::error_code ec;
+  const auto cwd = fs::current_path(ec);
+  return "paths are relative to the current directory" + (ec ? std::string() : ", " + cwd.string());
+}
+
+AgentError no_such_file(const std::string& spec, const std::string& file) {
+  return AgentError("agent '" + spec + "': no such file '" + file + "'; " + cwd_note());
+}
+
+// What the first bytes of a file say it is.
+enum class FileKind { elf, script, other };
+FileKind file_kind(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  char head[4] = {};
+  in.read(head, sizeof head);
+  if (in.gcount() == 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F')
+    return FileKind::elf;
+  if (in.gcount() >= 2 && head[0] == '#' && head[1] == '!') return FileKind::script;
+  return FileKind::other;
+}
+
+bool is_cpp_source(const fs::path& p) {
+  const auto e = p.extension().string();
+  return e == ".cpp" || e == ".cc" || e == ".cxx" || e == ".c++" || e == ".C" || e == ".hpp" ||
+         e == ".h";
+}
+
+// Looks like a path (rather than a command searched in PATH): has a '/', or a file extension
+// of something an AGENT may be.
+bool looks_like_path(const std::string& word) {
+  if (word.find('/') != std::string::npos) return true;
+  const auto e = fs::path(word).extension().string();
+  return e == ".toml" || e == ".py" || is_cpp_source(word);
+}
+
+}  // namespace
+
 AgentSpec resolve_agent(const std::string& spec, const fs::path& tactica_dir,
-                        const std::string& game) {
+                        const std::string& game, const std::vector<std::string>& sets) {
   AgentSpec a;
   a.source = spec;
   if (spec.find_first_not_of(" \t") == std::string::npos)
     throw AgentError("empty AGENT: give a config file, an executable or a command line");
   std::error_code ec;
   const fs::path path(spec);
+  const bool one_word = spec.find_first_of(" \t") == std::string::npos;
+  const auto refuse_sets = [&](const std::string& what) {
+    if (!sets.empty())
+      throw AgentError("--set " + sets.front() + ": agent '" + spec + "' is " + what +
+                       ", not a config; --set changes configs (.toml) only");
+  };
   if (fs::is_regular_file(path, ec)) {
     a.label = path.stem().string();
     if (path.extension() == ".toml") {
@@ -106,24 +152,51 @@ AgentSpec resolve_agent(const std::string& spec, const fs::path& tactica_dir,
                          ": build it (cmake --build build/release --target tactica-agent) or set "
                          "TACTICA_AGENT");
       const std::string g = config_game(path);
-      if (!game.empty() && !g.empty() && g != game)
+      const bool known = g == "hanpang" || g == "icebreaking";
+      if (!game.empty() && known && g != game)
         throw AgentError("config '" + spec + "' is for " + g + ", not " + game +
                          ": use a config from configs/" + game + "/");
       a.argv = {host.string(), "--config", spec};
+      for (const auto& s : sets) a.argv.insert(a.argv.end(), {"--set", s});
+      a.config = spec;
       return a;
     }
     if (path.extension() == ".py") {
+      refuse_sets("a Python file");
       a.argv = {"python3", spec};
       return a;
     }
-    if (!is_executable_file(path))
-      throw AgentError("agent '" + spec + "' is not executable: chmod +x " + spec +
-                       " (or give a command line, e.g. \"python3 " + spec + "\")");
+    if (is_cpp_source(path)) {
+      auto bin = path;
+      bin.replace_extension();
+      if (bin == path || bin.filename() == path.filename()) bin += ".bin";
+      const std::string b = bin.string().find('/') == std::string::npos ? "./" + bin.string()
+                                                                         : bin.string();
+      throw AgentError("agent '" + spec +
+                       "' is C++ source, not a program: compile it as the platform does, "
+                       "g++ -std=c++20 -O2 -o " +
+                       b + " " + spec + ", then give --agent " + b);
+    }
+    refuse_sets("a program");
+    if (!is_executable_file(path)) {
+      const auto kind = file_kind(path);
+      if (kind == FileKind::other)
+        throw AgentError("agent '" + spec + "' is not executable: chmod +x " + spec +
+                         " (or give a command line, e.g. \"python3 " + spec + "\")");
+      throw AgentError("agent '" + spec + "' is " +
+                       (kind == FileKind::elf ? "a program" : "a script") +
+                       " without execute permission: chmod +x " + spec);
+    }
     a.argv = {spec.find('/') == std::string::npos ? "./" + spec : spec};
     return a;
   }
-  if (fs::exists(path, ec) && spec.find_first_of(" \t") == std::string::npos)
-    throw AgentError("agent '" + spec + "' is not a regular file");
+  if (fs::exists(path, ec) && one_word)
+    throw AgentError("agent '" + spec + "' is " +
+                     (fs::is_directory(path, ec) ? std::string("a directory")
+                                                 : std::string("not a regular file")) +
+                     ": give a config (.toml), an executable, a .py file or a command line");
+  if (one_word && looks_like_path(spec)) throw no_such_file(spec, spec);
+  refuse_sets("a command line");
   a.label = spec;
   if (has_shell_syntax(spec)) {
     a.argv = {"/bin/sh", "-c", spec};
@@ -132,11 +205,11 @@ AgentSpec resolve_agent(const std::string& spec, const fs::path& tactica_dir,
   a.argv = split_blanks(spec);
   const std::string& prog = a.argv[0];
   if (prog.find('/') != std::string::npos) {
+    if (!fs::exists(prog, ec)) throw no_such_file(spec, prog);
     if (!is_executable_file(prog))
-      throw AgentError("agent '" + spec + "': '" + prog + "' is not an executable file");
+      throw AgentError("agent '" + spec + "': '" + prog + "' is not an executable file" +
+                       (fs::is_regular_file(prog, ec) ? ": chmod +x " + prog : std::string()));
   } else if (!in_path(prog)) {
-    if (a.argv.size() == 1 && (spec.ends_with(".toml") || spec.ends_with(".py")))
-      throw AgentError("agent '" + spec + "': no such file");
     throw AgentError("agent '" + spec + "': command '" + prog + "' not found in PATH");
   }
   if (a.argv.size() == 1) a.label = fs::path(prog).filename().string();

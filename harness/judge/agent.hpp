@@ -25,6 +25,7 @@ struct AgentSpec {
   std::string label;              // in tables, results and replays
   std::vector<std::string> argv;  // what is run
   std::string source;             // what the user wrote
+  std::string config;             // the config file when AGENT is a .toml (run by tactica-agent)
   std::string command() const;    // argv joined for display
 };
 
@@ -32,9 +33,12 @@ struct AgentSpec {
 std::filesystem::path tactica_agent_path(const std::filesystem::path& tactica_dir);
 
 // Resolves one AGENT. `game` ("hanpang"/"icebreaking", or empty) is checked against a config's
-// `game = "..."` line when there is one. Throws AgentError.
+// `game = "..."` line when it names one of the two games (any other value is left to
+// check_agents, which reports it with the allowed values). `sets` ("key=value") are passed to
+// tactica-agent as --set; they are refused for an AGENT that is not a config. Relative paths
+// are relative to the current directory. Throws AgentError.
 AgentSpec resolve_agent(const std::string& spec, const std::filesystem::path& tactica_dir,
-                        const std::string& game = {});
+                        const std::string& game = {}, const std::vector<std::string>& sets = {});
 
 // Gives duplicate labels a suffix: beam, beam#2, beam#3.
 void make_labels_unique(std::vector<AgentSpec>& agents);

@@ -339,11 +339,19 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
                    eb = std::isnan(b->elo) ? -1e300 : b->elo;
       return ea > eb;
     });
-    // The axis spans every finite value and zero.
+    // The axis spans every finite value and zero, plus room on a side where a bar runs off to
+    // infinity (a one-sided bound), so the bound sits inside the axis and its arrow shows.
     double lo = 0, hi = 0;
+    bool inf_low = false, inf_high = false;
     for (const EloRow* r : rows)
-      for (const double v : {r->elo, r->lo, r->hi})
+      for (const double v : {r->elo, r->lo, r->hi}) {
         if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+        inf_low |= std::isinf(v) && v < 0;
+        inf_high |= std::isinf(v) && v > 0;
+      }
+    const double room = std::max(50.0, 0.3 * (hi - lo));
+    if (inf_high) hi += room;
+    if (inf_low) lo -= room;
     const Axis ax = nice_axis(lo, hi, 8);
     const double col_rank = left, col_name = left + 28, col_elo = left + 250,
                  col_games = left + 420;
@@ -377,24 +385,30 @@ std::string icebreaking_plot_svg(const std::vector<EloRow>& table, const SprtTra
       const double cy = y + row_h / 2;
       svg.text(col_rank, cy + 4, std::to_string(i + 1));
       svg.text(col_name, cy + 4, clip(r.name, 30));
-      svg.text(
-          col_elo, cy + 4,
-          fixed(r.elo, 1, true) + " [" + fixed(r.lo, 1, true) + ", " + fixed(r.hi, 1, true) + "]",
-          "font-family=\"DejaVu Sans Mono, monospace\" font-size=\"11\"");
+      // A one-sided row prints its finite bound, never "+inf [..., +inf]".
+      const bool all_won = std::isinf(r.elo) && r.elo > 0 && std::isfinite(r.lo);
+      const bool all_lost = std::isinf(r.elo) && r.elo < 0 && std::isfinite(r.hi);
+      const std::string value =
+          all_won    ? ">= " + fixed(r.lo, 1, true) + " (all won)"
+          : all_lost ? "<= " + fixed(r.hi, 1, true) + " (all lost)"
+                     : fixed(r.elo, 1, true) + " [" + fixed(r.lo, 1, true) + ", " +
+                           fixed(r.hi, 1, true) + "]";
+      svg.text(col_elo, cy + 4, value,
+               "font-family=\"DejaVu Sans Mono, monospace\" font-size=\"11\"");
       svg.text(col_games + 40, cy + 4, std::to_string(r.games), "text-anchor=\"end\"");
       const std::string colour = colour_of(i);
       const double xl = x_of(r.lo), xh = x_of(r.hi), xe = x_of(r.elo);
       std::string g = "<g stroke=\"" + colour + "\" stroke-width=\"2\"><title>" + escape_markup(r.name) +
-                      ": Elo " + fixed(r.elo, 1, true) + ", " + escape_markup(interval) + " [" +
-                      fixed(r.lo, 1, true) + ", " + fixed(r.hi, 1, true) + "], " +
+                      ": Elo " + escape_markup(value) + ", " + escape_markup(interval) + ", " +
                       std::to_string(r.games) + " games</title>";
       g += "<line x1=\"" + f(xl) + "\" y1=\"" + f(cy) + "\" x2=\"" + f(xh) + "\" y2=\"" + f(cy) +
            "\"/>";
       for (const double x : {xl, xh})
         g += "<line x1=\"" + f(x) + "\" y1=\"" + f(cy - 6) + "\" x2=\"" + f(x) + "\" y2=\"" +
              f(cy + 6) + "\"/>";
-      g +=
-          "<circle cx=\"" + f(xe) + "\" cy=\"" + f(cy) + "\" r=\"5\" fill=\"" + colour + "\"/></g>";
+      if (!all_won && !all_lost)  // a bound has no point estimate to mark
+        g += "<circle cx=\"" + f(xe) + "\" cy=\"" + f(cy) + "\" r=\"5\" fill=\"" + colour + "\"/>";
+      g += "</g>";
       svg.raw(g);
       // An infinite value is drawn at the axis edge, with an arrow pointing off the axis.
       bool off_low = false, off_high = false;

@@ -42,8 +42,9 @@ std::vector<HanpangGame> read_hanpang_results(std::istream& in, const std::strin
 std::string hanpang_plot_svg(const std::vector<HanpangGame>& games, const std::string& title = {});
 
 // One row of a ratings table: an agent's Elo and its confidence interval [lo, hi] (absolute
-// Elo values, not half-widths). Non-finite values (an agent that won or lost every game) are
-// drawn at the edge of the axis and printed as such.
+// Elo values, not half-widths). A one-sided sample (every game won or lost) has an infinite
+// elo and one infinite end: the finite bound is printed (">= +197.3") and the bar runs from it
+// off the axis, with an arrow; the axis spans the finite values and leaves room for the arrow.
 struct EloRow {
   std::string name;
   double elo = 0;

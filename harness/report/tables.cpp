@@ -68,6 +68,24 @@ std::string verdict_counts(const std::map<std::string, int>& counts) {
 
 }  // namespace
 
+std::string elo_line(const stats::EloEstimate& e) {
+  const std::string games = std::to_string(2 * e.pairs) + " games";
+  if (e.bound > 0)
+    return "Elo >= " + num(e.elo_lo, 1, true) + " (95% Wilson lower bound over " + games +
+           "): all games won: play more seeds";
+  if (e.bound < 0)
+    return "Elo <= " + num(e.elo_hi, 1, true) + " (95% Wilson upper bound over " + games +
+           "): all games lost: play more seeds";
+  std::string s = "Elo " + num(e.elo, 1, true) + " [" + num(e.elo_lo, 1, true) + ", " +
+                  num(e.elo_hi, 1, true) + "] (95%, " +
+                  (e.wilson ? "Wilson over " + games : std::string("from pairs")) + ")";
+  if (std::isfinite(e.nelo))
+    s += "  nElo " + num(e.nelo, 1, true) + " ± " + num(e.nelo_err, 1) + "  LOS " + pct(e.los);
+  else
+    s += "  nElo and LOS undefined: every pair scored the same; play more seeds";
+  return s;
+}
+
 std::string bench_report(const std::vector<BenchRecord>& records,
                          const std::vector<std::string>& agents) {
   // Per agent: seed -> record (the first one if a seed was played twice).
@@ -207,11 +225,7 @@ std::string tourney_report(const std::vector<TourneyRecord>& records,
     out += "  pairs by " + agents[0] + "'s points (0 .. 2): LL " + std::to_string(c[0]) + "  LD " +
            std::to_string(c[1]) + "  WL " + std::to_string(c[2]) + "  DD " + std::to_string(c[3]) +
            "  WD " + std::to_string(c[4]) + "  WW " + std::to_string(c[5]) + "\n";
-    if (pent.pairs() > 0) {
-      out += "  Elo " + num(e.elo, 1, true) + " [" + num(e.elo_lo, 1, true) + ", " +
-             num(e.elo_hi, 1, true) + "] (95%, from pairs)  nElo " + num(e.nelo, 1, true) + " ± " +
-             num(e.nelo_err, 1) + "  LOS " + pct(e.los) + "\n";
-    }
+    if (pent.pairs() > 0) out += "  " + elo_line(e) + "\n";
     if (sprt) out += "  " + sprt_line(pent, *sprt) + "\n";
   } else {
     const auto ratings = stats::ml_elo(points, games);
@@ -232,7 +246,7 @@ std::string tourney_report(const std::vector<TourneyRecord>& records,
     if (ratings.regularized)
       out +=
           "(an agent won or lost every game, or the pool is split: one virtual draw per pair "
-          "was added to keep the ratings finite)\n";
+          "was added to keep the ratings finite; play more seeds)\n";
     std::vector<std::string> head{"score/games"};
     for (std::size_t j : order) head.push_back(agents[j]);
     Table x(head, "l" + std::string(n, 'r'));

@@ -38,6 +38,11 @@ std::string tourney_report(const std::vector<harness::TourneyRecord>& records,
                            const std::vector<std::string>& agents,
                            const std::optional<stats::SprtSpec>& sprt);
 
+// The Elo line of a two-agent tourney: "Elo +35.2 [-10.1, +80.9] (95%, from pairs)  nElo ...";
+// when every game was won (lost) only the finite Wilson bound: "Elo >= +197.3 (95% Wilson lower
+// bound over 12 games): all games won: play more seeds". Never an infinite interval.
+std::string elo_line(const stats::EloEstimate& e);
+
 // "SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05: LLR 1.23 [-2.94, 2.94]: continue"
 std::string sprt_line(const stats::Pentanomial& p, const stats::SprtSpec& spec);
 

@@ -159,6 +159,16 @@ std::array<double, 5> Pentanomial::counts5() const {
           static_cast<double>(n[WW])};
 }
 
+Interval wilson_interval(double k, double n, double z) {
+  if (!(n > 0)) return {0, 1};
+  const double p = std::clamp(k / n, 0.0, 1.0), z2 = z * z;
+  const double denom = 1 + z2 / n;
+  const double centre = (p + z2 / (2 * n)) / denom;
+  const double half = z / denom * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+  // At p = 0 or 1 the bound on that side is exactly 0 or 1 (rounding aside).
+  return {p <= 0 ? 0.0 : std::max(0.0, centre - half), p >= 1 ? 1.0 : std::min(1.0, centre + half)};
+}
+
 EloEstimate pentanomial_elo(const Pentanomial& p) {
   EloEstimate e;
   e.pairs = p.pairs();
@@ -172,15 +182,26 @@ EloEstimate pentanomial_elo(const Pentanomial& p) {
   const double se = std::sqrt(var / N);  // of the mean score per pair (= per game)
   e.score = mu;
   e.elo = elo_from_score(mu);
-  e.elo_lo = elo_from_score(mu - kZ95 * se);
-  e.elo_hi = elo_from_score(mu + kZ95 * se);
+  const double lo = mu - kZ95 * se, hi = mu + kZ95 * se;
+  if (var > 0 && lo > 0 && hi < 1) {
+    e.elo_lo = elo_from_score(lo);
+    e.elo_hi = elo_from_score(hi);
+  } else {
+    // The normal interval says nothing here (a point, or past a score of 0 or 1): the Wilson
+    // interval over the 2N games, with the first agent's points as successes.
+    const auto w = wilson_interval(mu * 2 * N, 2 * N);
+    e.wilson = true;
+    e.elo_lo = elo_from_score(w.lo);
+    e.elo_hi = elo_from_score(w.hi);
+    e.bound = mu >= 1 ? 1 : mu <= 0 ? -1 : 0;
+  }
   if (var > 0) {
     e.nelo = (mu - 0.5) / std::sqrt(2 * var) * kNeloScale;
     e.nelo_err = kZ95 * se / std::sqrt(2 * var) * kNeloScale;
     e.los = normal_cdf((mu - 0.5) / se);
   } else {
-    e.nelo = mu > 0.5 ? kInf : mu < 0.5 ? -kInf : 0;
-    e.los = mu > 0.5 ? 1 : mu < 0.5 ? 0 : 0.5;
+    // No variance: normalised Elo and the normal LOS are undefined (not infinite).
+    e.nelo = e.nelo_err = e.los = std::numeric_limits<double>::quiet_NaN();
   }
   return e;
 }

@@ -49,12 +49,26 @@ struct Pentanomial {
   std::array<double, 5> counts5() const;
 };
 
+// The Wilson score interval of a proportion: `successes` (may be fractional: draws count half)
+// out of `n` trials, at the normal quantile z. Finite and inside [0, 1] for every sample,
+// including 0 or n successes (where the normal interval collapses to a point).
+struct Interval {
+  double lo = 0, hi = 1;
+};
+Interval wilson_interval(double successes, double n, double z = kZ95);
+
 struct EloEstimate {
   long pairs = 0;
   double score = 0.5;                      // mean points per game of the agent under test
   double elo = 0, elo_lo = 0, elo_hi = 0;  // logistic Elo and its 95% interval
-  double nelo = 0, nelo_err = 0;           // normalised Elo and its 95% half-width
-  double los = 0.5;                        // likelihood of superiority
+  double nelo = 0, nelo_err = 0;           // normalised Elo and its 95% half-width (NaN: none)
+  double los = 0.5;                        // likelihood of superiority (NaN: none)
+  // The interval is the Wilson score interval over games instead of the pentanomial normal one:
+  // the pairs have no variance, or the normal interval reaches a score of 0 or 1.
+  bool wilson = false;
+  // +1: every game won (elo and elo_hi are +inf: only elo_lo, a 95% lower bound, is finite);
+  // -1: every game lost (elo_hi is an upper bound); 0 otherwise.
+  int bound = 0;
 };
 EloEstimate pentanomial_elo(const Pentanomial& p);
 

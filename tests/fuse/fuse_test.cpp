@@ -1,6 +1,7 @@
 // fuse_test.cpp — the amalgamator on small made-up trees (inlining order, once-only, hoisting,
 // every refusal), and `fuse` on the shipped configs (reproducible, self-describing, nothing but
 // the chosen plugin, no absolute path, config errors as tactica-agent reports them).
+#include "fuse/compact.hpp"
 #include "fuse/fuse.hpp"
 
 #include <doctest/doctest.h>
@@ -324,4 +325,33 @@ TEST_CASE("fuse: string literals are escaped to plain ASCII") {
   using tactica::fuse::cpp_string_literal;
   CHECK(cpp_string_literal("a\"b\\c") == "\"a\\\"b\\\\c\"");
   CHECK(cpp_string_literal("x\n\x01\xc3\xa9") == "\"x\\012\\001\\303\\251\"");
+}
+
+TEST_CASE("compact_source strips comments and blank lines, never inside literals") {
+  using tactica::fuse::compact_source;
+  const std::string in =
+      "// header line 1\n"
+      "// header line 2\n"
+      "\n"
+      "#include <cstdio>  // the include stays\n"
+      "/* a block\n   comment */\n"
+      "int a = 1'000'000; // digit separators are not characters\n"
+      "char q = '\\''; char s = '/';\n"
+      "const char* t = \"not // a comment /* nor this */\";\n"
+      "const char* r = R\"x(raw // kept \" /* kept */)x\";\n"
+      "int b = 2/*x*/+3;   \n"
+      "\n\n"
+      "int main() { return a + b; }\n";
+  const std::string out = compact_source(in);
+  CHECK(out ==
+        "// header line 1\n"
+        "// header line 2\n"
+        "#include <cstdio>\n"
+        "int a = 1'000'000;\n"
+        "char q = '\\''; char s = '/';\n"
+        "const char* t = \"not // a comment /* nor this */\";\n"
+        "const char* r = R\"x(raw // kept \" /* kept */)x\";\n"
+        "int b = 2 +3;\n"
+        "int main() { return a + b; }\n");
+  CHECK(compact_source(out) == out);  // idempotent
 }

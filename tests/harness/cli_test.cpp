@@ -13,6 +13,7 @@
 
 #include "harness_test_util.hpp"
 #include "process/process.hpp"
+#include "runner/command_line.hpp"
 
 namespace fs = std::filesystem;
 using namespace harness_test;
@@ -188,7 +189,12 @@ TEST_CASE("tourney: two agents with pentanomial pairs, three with ratings") {
   CHECK(pair_games == 2);
   CHECK(contains(r.out, "a: W 6  D 0  L 0"));
   CHECK(contains(r.out, "WW 3"));
-  CHECK(contains(r.out, "LOS"));
+  // 6-0: no infinite interval and no "± 0.0", but the 95% Wilson lower bound over 6 games,
+  // 6 / (6 + 1.96^2) = 0.6097, i.e. Elo 400 log10(0.6097 / 0.3903) = +77.5.
+  CHECK(contains(r.out, "Elo >= +77.5 (95% Wilson lower bound over 6 games): all games won: "
+                        "play more seeds"));
+  CHECK_FALSE(contains(r.out, "inf"));
+  CHECK_FALSE(contains(r.out, "LOS"));
 
   const auto out3 = path("t3.jsonl");
   r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --agent " +
@@ -294,7 +300,12 @@ TEST_CASE("Ctrl-C: games stop, agents are killed, the results file stays valid")
   REQUIRE(p->exit_status());
   CHECK(p->exit_status()->code == 130);
   p->drain_stderr();
-  CHECK(contains(p->stderr_tail(), "--resume"));
+  // The hint is the command itself, with --out FILE turned into --resume FILE.
+  CHECK(contains(p->stderr_tail(), "continue with:\n  " + std::string(TACTICA_BIN) +
+                                       " bench --agent '" + std::string(TEST_AGENT) +
+                                       " --game hanpang --fault sleep --after 2 --pidfile " +
+                                       marker + "' --seeds 1-10 -j 2 --no-progress --resume " +
+                                       out + "\n"));
   p->terminate();
   // No test agent of that run is left.
   for (const auto& e : fs::directory_iterator("/proc")) {
@@ -362,4 +373,213 @@ TEST_CASE("plugins lists the modules tactica-agent would load") {
 #endif
   r = run_tactica("plugins --game chess");
   CHECK(r.code != 0);
+}
+
+namespace {
+
+// What `tactica-agent --config FILE --check` prints as its error, without its prefix.
+std::string agent_check_error(const std::string& config) {
+  const auto err = temp_dir() / "check-stderr";
+  const std::string cmd = (fs::path(TACTICA_BIN).parent_path() / "tactica-agent").string() +
+                          " --config " + config + " --check >/dev/null 2>" + err.string();
+  const int st = std::system(cmd.c_str());
+  CHECK(WEXITSTATUS(st) == 2);
+  std::string line = slurp(err);
+  CHECK(std::count(line.begin(), line.end(), '\n') == 1);
+  if (!line.empty() && line.back() == '\n') line.pop_back();
+  const std::string prefix = "tactica-agent: error: ";
+  REQUIRE(line.rfind(prefix, 0) == 0);
+  return line.substr(prefix.size());
+}
+
+int count_lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+}  // namespace
+
+#ifdef TACTICA_HAVE_GREEDY_PLUGIN
+TEST_CASE("every config is checked before any game: the full line of tactica-agent --check") {
+  const auto typo = temp_dir() / "typo.toml";
+  std::ofstream(typo) << "game = \"hanpang\"\nstrategy = \"greedy\"\n\n[params]\ndeph = 3\n";
+  const auto ice_typo = temp_dir() / "ice-typo.toml";
+  std::ofstream(ice_typo) << "game = \"icebreaking\"\nstrategy = \"greedy\"\n[time]\nreserve = 1\n";
+  const auto unbuilt = temp_dir() / "unbuilt.toml";
+  std::ofstream(unbuilt) << "game = \"hanpang\"\nstrategy = \"notbuilt\"\n";
+  const auto misspelt = temp_dir() / "misspelt.toml";
+  std::ofstream(misspelt) << "game = \"hanpnag\"\nstrategy = \"greedy\"\n";
+  const std::string good = "configs/hanpang/greedy.toml", ice_good = "configs/icebreaking/greedy.toml";
+
+  for (const auto& bad : {typo, unbuilt, misspelt}) {
+    const std::string want = agent_check_error(bad.string());
+    CHECK(want.size() > 0);
+    const auto out = path("checked.jsonl");
+    auto r = run_tactica("bench --no-progress --agent " + good + " --agent " + bad.string() +
+                         " --out " + out);
+    CHECK(r.code == 2);
+    CHECK(r.err == "tactica bench: " + want + "\n");  // whole, untruncated, one line
+    CHECK_FALSE(fs::exists(out));                     // no game was played
+    r = run_tactica("judge hanpang --seed 1 --agent " + bad.string());
+    CHECK(r.code == 2);
+    CHECK(r.err == "tactica judge: " + want + "\n");
+    CHECK(r.out.empty());
+  }
+  CHECK(contains(agent_check_error(typo.string()), "typo.toml:5: params.deph: unknown parameter"));
+  CHECK(contains(agent_check_error(unbuilt.string()), "no plugin 'notbuilt'"));
+  CHECK(contains(agent_check_error(misspelt.string()),
+                 "game: unknown game \"hanpnag\"; allowed: \"hanpang\", \"icebreaking\""));
+
+  const std::string want = agent_check_error(ice_typo.string());
+  CHECK(contains(want, "ice-typo.toml:4: time.reserve: unknown key in [time]"));
+  const auto out = path("checked-t.jsonl");
+  auto r = run_tactica("tourney --no-progress --agent " + ice_good + " --agent " +
+                       ice_typo.string() + " --out " + out);
+  CHECK(r.code == 2);
+  CHECK(r.err == "tactica tourney: " + want + "\n");
+  CHECK_FALSE(fs::exists(out));
+  r = run_tactica("judge icebreaking --seed 1 --first " + ice_good + " --second " +
+                  ice_typo.string());
+  CHECK(r.code == 2);
+  CHECK(r.err == "tactica judge: " + want + "\n");
+
+  // A suite file's agents are checked the same way.
+  const auto suite = temp_dir() / "checked-suite.toml";
+  std::ofstream(suite) << "[bench]\nagent = [\"" << good << "\", \"" << typo.string() << "\"]\n";
+  r = run_tactica("bench --no-progress --suite " + suite.string() + " --out " + path("s.jsonl"));
+  CHECK(r.code == 2);
+  CHECK(r.err == "tactica bench: " + agent_check_error(typo.string()) + "\n");
+}
+
+TEST_CASE("--set N:key=value and --each change one or every config agent, checked first") {
+  const std::string good = "configs/hanpang/greedy.toml";
+  const auto out = path("sets.jsonl");
+  auto r = run_tactica("bench --no-progress --seeds 1 --agent " + good + " --agent " + good +
+                       " --set 2:params.flat_ties=false --each seed=3 --out " + out);
+  CHECK(r.code == 0);
+  CHECK(jsonl(out).size() == 2);
+  CHECK(contains(r.out, "greedy#2"));
+  // A bad value is refused before any game, with tactica-agent's own words.
+  r = run_tactica("bench --no-progress --seeds 1 --agent " + good + " --agent " + good +
+                  " --set 2:params.flat_ties=3 --out " + path("sets2.jsonl"));
+  CHECK(r.code == 2);
+  CHECK(r.err ==
+        "tactica bench: --set params.flat_ties=3: params.flat_ties: expected boolean, got an "
+        "integer\n");
+  r = run_tactica("bench --no-progress --agent " + good + " --agent " + good +
+                  " --set params.flat_ties=false");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "say which agent, e.g. --set 2:params.flat_ties=false"));
+  r = run_tactica("bench --no-progress --agent " + good + " --set 3:seed=1");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "no agent '3'; allowed: 1..1"));
+  r = run_tactica("bench --no-progress --agent " + agent_cmd("hanpang") + " --set 1:seed=1");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "--set changes configs (.toml) only"));
+  r = run_tactica("judge hanpang --seed 2 --json --agent " + good + " --set seed=5");
+  CHECK(r.code == 0);
+}
+#endif
+
+TEST_CASE("suite files are read strictly: unknown keys, sections and syntax give file:line") {
+  const auto suite = temp_dir() / "strict.toml";
+  std::ofstream(suite) << "# a suite\n[bench]\nagent = [\"x\"]\nseed = \"1-3\"\n";
+  auto r = run_tactica("bench --suite " + suite.string());
+  CHECK(r.code == 2);
+  CHECK(count_lines(r.err) == 1);
+  CHECK(contains(r.err, suite.string() + ":4: [bench] seed: unknown key (did you mean seeds?); "
+                                         "allowed: agent, label, seeds"));
+  std::ofstream(suite) << "[bench]\nagent = [\"x\"\n";
+  r = run_tactica("bench --suite " + suite.string());
+  CHECK(r.code == 2);
+  CHECK(count_lines(r.err) == 1);
+  CHECK(contains(r.err, suite.string() + ":2: TOML syntax error"));
+  std::ofstream(suite) << "\n[bnech]\nagent = [\"x\"]\n";
+  r = run_tactica("bench --suite " + suite.string());
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, suite.string() + ":2: bnech: unknown section (did you mean bench?); "
+                                         "allowed: [bench], [tourney]"));
+  std::ofstream(suite) << "agent = \"x\"\n";
+  r = run_tactica("bench --suite " + suite.string());
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, suite.string() + ":1: agent:"));
+  r = run_tactica("bench --suite " + (temp_dir() / "no-such-suite.toml").string());
+  CHECK(r.code == 2);
+  CHECK(count_lines(r.err) == 1);
+  // The shipped suites are valid (their agents are checked only when played).
+  for (const auto& e : fs::directory_iterator("configs/suites")) {
+    const std::string which =
+        contains(slurp(e.path()), "[tourney]") ? "tourney --seeds 1-0" : "bench --seeds 1-0";
+    r = run_tactica(which + " --suite " + e.path().string());
+    CHECK_MESSAGE(contains(r.err, "bad seed range '1-0'"), std::string(e.path().string() + ": " + r.err));
+  }
+}
+
+TEST_CASE("command-line errors: exit 2, one line, the bad word and the choices") {
+  struct Case {
+    std::string args, want;
+  };
+  const std::string agent = agent_cmd("hanpang");
+  const Case cases[] = {
+      {"judge hanpnag --seed 1 --agent x",
+       "tactica judge: unknown game 'hanpnag'; choose: hanpang, icebreaking (did you mean "
+       "hanpang?)"},
+      {"bnech", "tactica: unknown command 'bnech'; choose: judge, bench, tourney"},
+      {"", "tactica: give a command: judge, bench"},
+      {"judge", "tactica judge: give a game: hanpang, icebreaking"},
+      {"bench --agentt x", "tactica bench: unknown option '--agentt' (did you mean --agent?); "
+                           "options: --agent, --label, --seeds"},
+      {"judge hanpang --seed -1 --agent " + agent,
+       "tactica judge hanpang: --seed: '-1' is not a seed; allowed: a whole number "
+       "0..18446744073709551615"},
+      {"judge hanpang --seed 1x --agent " + agent, "'1x' is not a seed"},
+      {"judge icebreaking --seed 18446744073709551616 --first x --second y",
+       "'18446744073709551616' is not a seed"},
+      {"bench --seeds -1 --agent " + agent, "bad seed range '-1'"},
+      {"bench -j many --agent " + agent, "tactica bench: --workers: "},
+      {"judge hanpang --seed 1 --agent dist/nothing/agent",
+       "agent 'dist/nothing/agent': no such file 'dist/nothing/agent'; paths are relative to "
+       "the current directory, " +
+           fs::current_path().string()},
+      {"judge hanpang --seed 1 --agent mine.toml", "no such file 'mine.toml'; paths are relative"},
+      {"judge hanpang --seed 1 --agent 'dist/x --fast'", "no such file 'dist/x'"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_tactica(c.args);
+    CHECK_MESSAGE(r.code == 2, c.args);
+    CHECK_MESSAGE(count_lines(r.err) == 1, std::string(c.args + ": " + r.err));
+    CHECK_MESSAGE(contains(r.err, c.want), std::string(c.args + ": " + r.err));
+  }
+  // C++ source: compile it, and how; a binary without x: chmod, no python hint.
+  const auto src = temp_dir() / "main.cpp";
+  std::ofstream(src) << "int main() {}\n";
+  auto r = run_tactica("judge hanpang --seed 1 --agent " + src.string());
+  CHECK(r.code == 2);
+  const std::string bin = (temp_dir() / "main").string();
+  CHECK(contains(r.err, "is C++ source, not a program: compile it as the platform does, g++ "
+                        "-std=c++20 -O2 -o " +
+                            bin + " " + src.string() + ", then give --agent " + bin));
+  const auto copy = temp_dir() / "agent-without-x";
+  fs::copy_file(TEST_AGENT, copy, fs::copy_options::overwrite_existing);
+  fs::permissions(copy, fs::perms::owner_read | fs::perms::owner_write);
+  r = run_tactica("judge hanpang --seed 1 --agent " + copy.string());
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "is a program without execute permission: chmod +x " + copy.string()));
+  CHECK_FALSE(contains(r.err, "python"));
+  // --help still exits 0.
+  r = run_tactica("bench --help");
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "--bank-ms"));
+  CHECK(contains(r.out, "--each"));
+}
+
+TEST_CASE("the resume hint is the exact command: --out FILE becomes --resume FILE") {
+  using tactica::harness::resume_command;
+  CHECK(resume_command({"tactica", "bench", "--agent", "a b", "-o", "r.jsonl", "--seeds", "1-3"},
+                       "r.jsonl") == "tactica bench --agent 'a b' --seeds 1-3 --resume r.jsonl");
+  CHECK(resume_command({"build/release/bin/tactica", "tourney", "--out=x y.jsonl", "--agent",
+                        "it's"},
+                       "x y.jsonl") ==
+        "build/release/bin/tactica tourney --agent 'it'\\''s' --resume 'x y.jsonl'");
+  CHECK(resume_command({"tactica", "bench", "--agent", "a", "--resume", "old.jsonl"}, "old.jsonl") ==
+        "tactica bench --agent a --resume old.jsonl");
+  CHECK(resume_command({"tactica", "bench", "--agent", "a"}, "results/bench-1.jsonl") ==
+        "tactica bench --agent a --resume results/bench-1.jsonl");
 }

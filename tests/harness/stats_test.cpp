@@ -92,6 +92,53 @@ TEST_CASE("Elo, CI and LOS from pentanomial pairs, worked by hand") {
   CHECK(e.nelo == Approx(39.339333).epsilon(1e-6));
 }
 
+TEST_CASE("Wilson interval, and Elo bounds where the normal interval says nothing") {
+  // 5 of 10: centre 0.5, half-width 1.96 / (1 + 1.96^2/10) * sqrt(0.025 + 1.96^2/400) = 0.263411.
+  auto w = wilson_interval(5, 10);
+  CHECK(w.lo == Approx(0.236589).epsilon(1e-5));
+  CHECK(w.hi == Approx(0.763411).epsilon(1e-5));
+  // All of n: [n / (n + z^2), 1].
+  w = wilson_interval(6, 6);
+  CHECK(w.lo == Approx(6 / (6 + kZ95 * kZ95)));
+  CHECK(w.hi == 1.0);
+  w = wilson_interval(0, 6);
+  CHECK(w.lo == 0.0);
+  CHECK(w.hi == Approx(1 - 6 / (6 + kZ95 * kZ95)));
+
+  // 3 pairs WW (6-0): a 95% lower bound of +77.5 Elo, no upper bound, no nElo/LOS (no variance).
+  Pentanomial p;
+  p.n = {0, 0, 0, 0, 0, 3};
+  auto e = pentanomial_elo(p);
+  CHECK(e.bound == 1);
+  CHECK(e.wilson);
+  CHECK(e.elo_lo == Approx(77.49).epsilon(1e-3));
+  CHECK(std::isinf(e.elo_hi));
+  CHECK(std::isnan(e.nelo));
+  CHECK(std::isnan(e.los));
+  // All lost: the mirror image.
+  p.n = {3, 0, 0, 0, 0, 0};
+  e = pentanomial_elo(p);
+  CHECK(e.bound == -1);
+  CHECK(e.elo_hi == Approx(-77.49).epsilon(1e-3));
+  // Two pairs WL: score 1/2 with no variance: a finite Wilson interval around 0.
+  p.n = {0, 0, 2, 0, 0, 0};
+  e = pentanomial_elo(p);
+  CHECK(e.bound == 0);
+  CHECK(e.wilson);
+  CHECK(e.elo == 0.0);
+  CHECK(e.elo_hi == Approx(-e.elo_lo));
+  CHECK(std::isfinite(e.elo_lo));
+  // WW, WW, WD: the normal interval would pass a score of 1 (0.9167 + 1.96 * 0.0680 > 1); Wilson
+  // over 6 games with 5.5 points instead, both ends finite.
+  p.n = {0, 0, 0, 0, 1, 2};
+  e = pentanomial_elo(p);
+  CHECK(e.wilson);
+  CHECK(e.bound == 0);
+  CHECK(std::isfinite(e.elo_hi));
+  CHECK(e.elo_hi == Approx(elo_from_score(wilson_interval(5.5, 6).hi)));
+  CHECK(std::isfinite(e.nelo));
+}
+
 TEST_CASE("pentanomial Elo matches fastchess' published example") {
   // fastchess app/tests/elo_test.cpp "EloPentanomial 1": LL 34, LD 54, WL 31, DD 32, WD 64,
   // WW 75 -> Elo 55.58 +- 27.65, nElo 57.94 +- 28.28, LOS 100.00 %.

@@ -144,6 +144,18 @@ TEST_CASE("hanpang_plot_svg: one series per agent, sums in the legend, failures 
   CHECK(t.find("beam #1") != std::string::npos);
 }
 
+TEST_CASE("icebreaking_plot_svg: a 6-0 match has a readable axis around its bound") {
+  // Two agents, every game won: the report's Wilson lower bound +77.5, no point estimate.
+  const std::vector<EloRow> table = {{"a vs b", INFINITY, 77.5, INFINITY, 6}};
+  const std::string svg = tactica::report::icebreaking_plot_svg(table, nullptr);
+  CHECK(xml_problem(svg) == "");
+  CHECK(svg.find("&gt;= +77.5 (all won)") != std::string::npos);
+  CHECK(svg.find("<circle") == std::string::npos);  // no dot for an estimate that does not exist
+  // Ticks 0, 20, ..., 140: the bound at 77.5 is inside, not on a -1 .. 1 axis.
+  CHECK(svg.find("fill=\"#444\">140</text>") != std::string::npos);
+  CHECK(svg.find("fill=\"#444\">-1") == std::string::npos);
+}
+
 TEST_CASE("icebreaking_plot_svg: ratings sorted with error bars, SPRT between its bounds") {
   const std::vector<EloRow> table = {{"greedy", -50, -90, -10, 100},
                                      {"mcts", 50, 10, 90, 100},
@@ -163,7 +175,12 @@ TEST_CASE("icebreaking_plot_svg: ratings sorted with error bars, SPRT between it
   CHECK(at("mcts") < at("greedy"));
   CHECK(at("greedy") < at("broken"));
   CHECK(svg.find("+50.0 [+10.0, +90.0]") != std::string::npos);
-  CHECK(svg.find("+inf [+200.0, +inf]") != std::string::npos);
+  // A one-sided row shows its finite bound, never an infinite interval, and the axis runs past
+  // the bound (the ticks: 0 .. 300 by 50 with the finite values -90 .. 200 and room for the
+  // arrow), so the bar is visible.
+  CHECK(svg.find("&gt;= +200.0 (all won)") != std::string::npos);
+  CHECK(svg.find("+inf") == std::string::npos);
+  CHECK(svg.find("fill=\"#444\">250</text>") != std::string::npos);
   CHECK(svg.find("accept H1 (2.94)") != std::string::npos);
   CHECK(svg.find("accept H0 (-2.94)") != std::string::npos);
   CHECK(svg.find("H1 accepted") != std::string::npos);

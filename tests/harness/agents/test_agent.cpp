@@ -4,7 +4,8 @@
 //
 //   test_agent --game hanpang|icebreaking [--fault KIND] [--after N] [--at-ready] [--ms MS]
 //              [--pidfile FILE] [--burn-children N]
-//   test_agent --config FILE     (stands in for tactica-agent: plays the config's game well)
+//   test_agent --config FILE [--check]  (stands in for tactica-agent: plays the config's game
+//                                       well; --check exits 0 at once)
 //
 // KIND: garbage sleep slow burn burn-per-move child-burn setsid-child taken range crash exit
 //       close-stdout flood flood-lines long-line bad-utf8 control crlf deaf early many-children
@@ -254,6 +255,8 @@ int main(int argc, char** argv) {
       o.pidfile = next();
     else if (a == "--burn-children")
       o.burn_children = std::atoi(next().c_str());
+    else if (a == "--check")  // as tactica-agent --check: the config is fine
+      return 0;
     else if (a == "--config") {
       std::ifstream in(next());
       std::string line;
