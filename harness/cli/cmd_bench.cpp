@@ -85,7 +85,7 @@ int run_bench(const BenchOptions& o) {
                           r.replay);
         return harness::to_json(harness::BenchRecord{names[job.agent], static_cast<int>(job.agent),
                                                      job.seed, r.score, r.actions, r.verdict,
-                                                     r.time_ms, r.detail});
+                                                     r.time_ms, r.detail, r.accounting});
       },
       [&](std::size_t, const nlohmann::json& line) {
         writer.append(line);

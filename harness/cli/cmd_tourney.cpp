@@ -128,6 +128,7 @@ int run_tourney(const TourneyOptions& o, bool sprt_given) {
         rec.verdict = r.verdict;
         rec.time_ms = r.time_ms;
         rec.detail = r.detail;
+        rec.accounting = r.accounting;
         return harness::to_json(rec);
       },
       [&](std::size_t, const nlohmann::json& line) {

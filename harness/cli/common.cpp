@@ -24,6 +24,11 @@ void LimitOptions::add(CLI::App* app) {
                   "processes an agent may have alive at once (more: RUNTIME_ERROR)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
+  app->add_option("--accounting", accounting,
+                  "how agents are counted: auto (a cgroup per agent where one can be made, else "
+                  "/proc), cgroup (refuse to run without one), proc (docs/HARNESS.md)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "cgroup", "proc"}));
   // Hidden (empty group): for tests only.
   app->add_option("--bank-ms", bank_ms, "wall bank per player, ms")
       ->group("")
@@ -44,6 +49,7 @@ harness::Limits LimitOptions::limits() const {
   l.process.memory_bytes = static_cast<std::uint64_t>(memory_mb) << 20;
   l.process.hard_data_limit = rlimit_data;
   l.process.max_processes = max_procs;
+  harness::parse_accounting(accounting, l.process.accounting);
   return l;
 }
 

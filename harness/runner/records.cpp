@@ -39,7 +39,7 @@ double TourneyRecord::points_of(const std::string& label) const {
 }
 
 nlohmann::json to_json(const BenchRecord& r) {
-  return {{"game", "hanpang"},
+  nlohmann::json j = {{"game", "hanpang"},
           {"agent", r.agent},
           {"agent_index", r.agent_index},
           {"seed", r.seed},
@@ -48,10 +48,12 @@ nlohmann::json to_json(const BenchRecord& r) {
           {"verdict", r.verdict},
           {"time_ms", std::lround(r.time_ms)},
           {"detail", r.detail}};
+  if (!r.accounting.empty()) j["accounting"] = r.accounting;
+  return j;
 }
 
 nlohmann::json to_json(const TourneyRecord& r) {
-  return {{"game", "icebreaking"},
+  nlohmann::json j = {{"game", "icebreaking"},
           {"seed", r.seed},
           {"pair", r.pair},
           {"first", r.first},
@@ -63,6 +65,8 @@ nlohmann::json to_json(const TourneyRecord& r) {
           {"verdict", r.verdict},
           {"time_ms", {std::lround(r.time_ms[0]), std::lround(r.time_ms[1])}},
           {"detail", r.detail}};
+  if (!r.accounting.empty()) j["accounting"] = r.accounting;
+  return j;
 }
 
 BenchRecord bench_record(const nlohmann::json& j, const std::string& where) {

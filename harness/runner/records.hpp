@@ -22,6 +22,7 @@ struct BenchRecord {  // Hanpang (`tactica bench`)
   std::string verdict;
   double time_ms = 0;
   std::string detail;
+  std::string accounting;  // how the judge counted the agent (optional in older files)
 };
 
 struct TourneyRecord {  // Icebreaking (`tactica tourney`)
@@ -34,6 +35,7 @@ struct TourneyRecord {  // Icebreaking (`tactica tourney`)
   std::string verdict;  // FINISHED or the loser's
   std::array<double, 2> time_ms{};
   std::string detail;
+  std::string accounting;
 
   // Points of `label` in this game (1 win, 0.5 draw, 0 loss); -1 if it did not play.
   double points_of(const std::string& label) const;
