@@ -1,6 +1,7 @@
 // cgroup.cpp — see cgroup.hpp. Linux only.
 #include "process/cgroup.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -188,6 +189,22 @@ std::string errno_text(const std::string& what) { return what + ": " + std::stre
 
 void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
+// `dir` and every group below it (an agent running as root may make sub-groups of its own),
+// deepest last.
+void subtree(const std::string& dir, std::vector<std::string>& out, int depth = 0) {
+  out.push_back(dir);
+  if (depth > 32) return;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return;
+  std::vector<std::string> subs;
+  while (const dirent* e = ::readdir(d)) {
+    if (e->d_type != DT_DIR || e->d_name[0] == '.') continue;
+    subs.push_back(dir + "/" + e->d_name);
+  }
+  ::closedir(d);
+  for (const auto& s : subs) subtree(s, out, depth + 1);
+}
+
 }  // namespace
 
 std::unique_ptr<Cgroup> Cgroup::create(std::uint64_t memory_bytes, int max_tasks,
@@ -250,12 +267,16 @@ std::unique_ptr<Cgroup> Cgroup::create(std::uint64_t memory_bytes, int max_tasks
 Cgroup::~Cgroup() {
   kill_all();
   for (int fd : join_fds_) ::close(fd);
-  for (auto it = dirs_.rbegin(); it != dirs_.rend(); ++it)
-    for (int attempt = 0; attempt < 200; ++attempt) {
-      if (::rmdir(it->c_str()) == 0 || errno == ENOENT) break;
-      if (errno != EBUSY) break;
-      sleep_ms(1);  // the last tasks are still leaving
-    }
+  for (const auto& top : dirs_) {
+    std::vector<std::string> tree;
+    subtree(top, tree);
+    for (auto it = tree.rbegin(); it != tree.rend(); ++it)
+      for (int attempt = 0; attempt < 200; ++attempt) {
+        if (::rmdir(it->c_str()) == 0 || errno == ENOENT) break;
+        if (errno != EBUSY) break;
+        sleep_ms(1);  // the last tasks are still leaving
+      }
+  }
 }
 
 double Cgroup::cpu_ms() const {
@@ -282,15 +303,19 @@ long Cgroup::task_cap_hits() const {
 
 std::vector<pid_t> Cgroup::pids() const {
   std::vector<pid_t> out;
+  std::vector<std::string> dirs;
+  subtree(pids_dir_, dirs);
   std::string s;
-  if (!read_file(pids_dir_ + "/cgroup.procs", s)) return out;
-  const char* p = s.c_str();
-  for (;;) {
-    char* end = nullptr;
-    const long v = std::strtol(p, &end, 10);
-    if (end == p) break;
-    out.push_back(static_cast<pid_t>(v));
-    p = end;
+  for (const auto& dir : dirs) {
+    if (!read_file(dir + "/cgroup.procs", s)) continue;
+    const char* p = s.c_str();
+    for (;;) {
+      char* end = nullptr;
+      const long v = std::strtol(p, &end, 10);
+      if (end == p) break;
+      out.push_back(static_cast<pid_t>(v));
+      p = end;
+    }
   }
   return out;
 }

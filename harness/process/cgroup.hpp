@@ -13,10 +13,12 @@
 //             kernel refuses more (reclaims cache, then OOM-kills in the group); oom_kill counted;
 //   processes pids.max = a hard cap on tasks (threads count), pids.events max counted;
 //             cgroup.procs = the processes alive now;
-//   end       freeze, SIGKILL every process listed, thaw, wait until empty, rmdir.
+//   end       freeze, SIGKILL every process listed (in the group and in any sub-group the
+//             agent made), thaw, wait until empty, rmdir (sub-groups first).
 //
-// Not covered: a task running as root can write its pid into another cgroup's cgroup.procs
-// and leave (the judge runs agents with its own uid).
+// Not covered: a task running as root can write its pid into a cgroup outside its own subtree
+// and leave it (the judge runs agents with its own uid; the platform would not run them as
+// root).
 #pragma once
 
 #include <sys/types.h>

@@ -141,6 +141,16 @@ TEST_CASE("escape: burning CPU: CPU_LIMIT") {
   }
 }
 
+TEST_CASE("escape: a helper that hides in a sub-group of its cgroup is still charged and killed") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    const Limits l = hostile_limits(m.accounting);
+    const auto r = against_slow(m, new_tag(), {"--fault", "cgroup-hide"}, l);
+    CHECK(r.verdict == "CPU_LIMIT");
+    CHECK(r.loser == 1);
+  }
+}
+
 TEST_CASE("escape: holding 200 MiB against a 128 MiB limit: RUNTIME_ERROR") {
   for (const Mode& m : modes()) {
     CAPTURE(m.name);

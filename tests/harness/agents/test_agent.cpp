@@ -11,9 +11,11 @@
 //       memhog extra-output
 // Hostile helpers (start-up, then the agent plays well; every helper keeps argv, so --tag finds
 // them in /proc): setsid-burn setsid-mem setsid-spawn fork-bomb (each a child that calls
-// setsid() and double-forks) stderr-flood (100 MB) sigstop-child;
+// setsid() and double-forks) cgroup-hide (the helper also moves into a sub-group of its own
+// cgroup) stderr-flood (100 MB) sigstop-child;
 // at the chosen move: partial-line sigstop late-read (answers, then reads the command)
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -151,8 +153,29 @@ void hold_memory(int mb) {
   for (;;) ::pause();
 }
 
+// Moves this process into a sub-group of its own in every v1 hierarchy whose group is a judge's
+// (tactica-...): a root agent hiding from a kill that reads only its group's cgroup.procs.
+void hide_in_subgroup() {
+  std::ifstream in("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto a = line.find(':'), b = line.find(':', a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    const std::string ctl = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+    if (ctl.empty() || path.find("/tactica-") == std::string::npos) continue;
+    const std::string dir = "/sys/fs/cgroup/" + ctl + path + "/hide-" + std::to_string(::getpid());
+    ::mkdir(dir.c_str(), 0755);
+    std::ofstream(dir + "/cgroup.procs") << "0\n";
+  }
+}
+
 // Faults that act once at start-up.
 void start_faults(const Options& o) {
+  if (o.fault == "cgroup-hide")
+    escaped_helper([] {
+      hide_in_subgroup();
+      burn_forever();
+    });
   if (o.fault == "setsid-burn") escaped_helper([] { burn_forever(); });
   if (o.fault == "setsid-mem") escaped_helper([&] { hold_memory(o.mb); });
   if (o.fault == "setsid-spawn")
@@ -213,7 +236,7 @@ bool ongoing_fault(const std::string& f) {
   return f == "slow" || f == "burn-per-move" || f == "child-burn" || f == "setsid-child" ||
          f == "many-children" || f == "early" || f == "setsid-burn" || f == "setsid-mem" ||
          f == "setsid-spawn" || f == "fork-bomb" || f == "sigstop-child" ||
-         f == "stderr-flood" || f == "late-read" || f.empty();
+         f == "stderr-flood" || f == "late-read" || f == "cgroup-hide" || f.empty();
 }
 
 // Sends `good`, or the fault when its time has come.
