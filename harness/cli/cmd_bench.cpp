@@ -42,22 +42,24 @@ int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
                            : !o.run.out.empty() ? o.run.out
                                                 : default_results_path("bench");
 
-  // Step 1. What the results file already holds (with --resume).
+  // Step 1. The results file, locked for this run; what it already holds (with --resume),
+  // every line checked before anything is written.
+  harness::ResultsWriter writer(path, resume);
   std::vector<harness::BenchRecord> records;
   std::set<std::pair<std::string, std::uint64_t>> done;
-  if (resume && std::filesystem::exists(path)) {
-    const auto lines = harness::read_results(path);
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      auto r = harness::bench_record(lines[i], path + ": result " + std::to_string(i + 1));
-      if (std::find(names.begin(), names.end(), r.agent) == names.end())
-        throw harness::RunError(
-            path + " holds results of agent '" + r.agent +
-            "', which is not in this run: resume with the same --agent and --label list");
+  if (resume) {
+    harness::BenchSet set;
+    const auto scan = set.add_file(path);
+    set.check_agents(names);
+    if (scan.torn_line)
+      std::fprintf(stderr, "bench: %s: that game is played again\n", scan.torn_note(path).c_str());
+    writer.cut_torn_line();
+    for (auto& r : set.records) {
+      r.agent = names[static_cast<std::size_t>(r.agent_index)];  // this run's spelling
       done.insert({r.agent, r.seed});
       records.push_back(std::move(r));
     }
   }
-  harness::ResultsWriter writer(path, resume);
 
   // Step 2. The games: seed-major, so an interrupted run has every agent on the same seeds.
   struct Job {
@@ -95,7 +97,7 @@ int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
                           r.replay);
         return harness::to_json(harness::BenchRecord{names[job.agent], static_cast<int>(job.agent),
                                                      job.seed, r.score, r.actions, r.verdict,
-                                                     r.time_ms, r.detail});
+                                                     r.time_ms, r.detail, r.accounting});
       },
       [&](std::size_t, const nlohmann::json& line) {
         writer.append(line);

@@ -72,7 +72,8 @@ void register_judge(CLI::App& app, Context& ctx) {
         harness::BenchRecord r{agents[0].label, 0,
                                o->seed,         result.score,
                                result.actions,  result.verdict,
-                               result.time_ms,  result.detail};
+                               result.time_ms,  result.detail,
+                               result.accounting};
         std::printf("%s\n", harness::to_json(r)
                                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
                                 .c_str());
@@ -129,6 +130,7 @@ void register_judge(CLI::App& app, Context& ctx) {
         r.verdict = result.verdict;
         r.time_ms = result.time_ms;
         r.detail = result.detail;
+        r.accounting = result.accounting;
         std::printf("%s\n", harness::to_json(r)
                                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
                                 .c_str());

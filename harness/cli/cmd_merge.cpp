@@ -39,69 +39,75 @@ std::vector<std::string> order_agents(const std::vector<std::pair<int, std::stri
   return out;
 }
 
+// The game of the first result line of the first file that has one.
+std::string first_game(const std::vector<std::string>& files) {
+  struct Found {
+    std::string game;
+  };
+  for (const auto& f : files) {
+    try {
+      harness::scan_results(f, [](nlohmann::json&& j, std::size_t) {
+        throw Found{j["game"].is_string() ? j["game"].get<std::string>() : j["game"].dump()};
+      });
+    } catch (const Found& found) {
+      return found.game;
+    }
+  }
+  throw harness::RunError("no results in the given files: give the .jsonl files of a run");
+}
+
 int run_merge(const MergeOptions& o, bool sprt_given) {
   std::optional<stats::SprtSpec> sprt;
   if (sprt_given) sprt = parse_sprt(o.sprt);
-  std::vector<nlohmann::json> lines;
-  std::vector<std::string> where;
-  for (const auto& f : o.files) {
-    auto part = harness::read_results(f);
-    for (std::size_t i = 0; i < part.size(); ++i) {
-      where.push_back(f + ": result " + std::to_string(i + 1));
-      lines.push_back(std::move(part[i]));
-    }
-  }
-  if (lines.empty()) throw harness::RunError("no results in the given files");
-  const std::string game = lines[0].value("game", "");
-  std::vector<nlohmann::json> kept;
+  const std::string game = first_game(o.files);
+  const bool keep = !o.out.empty();
+  std::vector<std::string> notes;
   std::size_t duplicates = 0;
   std::string report;
+  std::vector<nlohmann::json>* kept = nullptr;
+  harness::BenchSet bench;
+  harness::TourneySet tourney;
   if (game == "hanpang") {
-    std::vector<harness::BenchRecord> records;
-    std::set<std::pair<std::string, std::uint64_t>> keys;
+    for (const auto& f : o.files)
+      if (auto note = bench.add_file(f, keep).torn_note(f); !note.empty()) notes.push_back(note);
+    bench.check_indices();
     std::vector<std::pair<int, std::string>> seen;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      auto r = harness::bench_record(lines[i], where[i]);
-      if (!keys.insert({r.agent, r.seed}).second) {
-        ++duplicates;
-        continue;
-      }
-      seen.push_back({r.agent_index, r.agent});
-      records.push_back(std::move(r));
-      kept.push_back(lines[i]);
-    }
-    report = report::bench_report(records, order_agents(seen));
-    if (!o.plot.empty()) report::write_bench_plot(o.plot, records);
+    for (const auto& r : bench.records) seen.push_back({r.agent_index, r.agent});
+    report = report::bench_report(bench.records, order_agents(seen));
+    if (!o.plot.empty()) report::write_bench_plot(o.plot, bench.records);
+    duplicates = bench.duplicates;
+    kept = &bench.lines;
   } else if (game == "icebreaking") {
-    std::vector<harness::TourneyRecord> records;
-    std::set<std::tuple<std::uint64_t, std::string, std::string>> keys;
+    for (const auto& f : o.files)
+      if (auto note = tourney.add_file(f, keep).torn_note(f); !note.empty()) notes.push_back(note);
+    tourney.check_indices();
     std::vector<std::pair<int, std::string>> seen;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      auto r = harness::tourney_record(lines[i], where[i]);
-      if (!keys.insert({r.seed, r.first, r.second}).second) {
-        ++duplicates;
-        continue;
-      }
+    for (const auto& r : tourney.records) {
       seen.push_back({r.first_index, r.first});
       seen.push_back({r.second_index, r.second});
-      records.push_back(std::move(r));
-      kept.push_back(lines[i]);
     }
     const auto agents = order_agents(seen);
     if (sprt && agents.size() != 2)
-      throw harness::RunError("--sprt needs results of exactly two agents");
-    report = report::tourney_report(records, agents, sprt);
-    if (!o.plot.empty()) report::write_tourney_plot(o.plot, records, agents, sprt);
+      throw harness::RunError("--sprt needs results of exactly two agents, these have " +
+                              std::to_string(agents.size()));
+    report = report::tourney_report(tourney.records, agents, sprt);
+    if (!o.plot.empty()) report::write_tourney_plot(o.plot, tourney.records, agents, sprt);
+    duplicates = tourney.duplicates;
+    kept = &tourney.lines;
   } else {
-    throw harness::RunError(where[0] + ": unknown game " + lines[0]["game"].dump());
+    throw harness::RunError(harness::printable(o.files[0]) + ": unknown game \"" +
+                            harness::printable(game) +
+                            "\" (expected hanpang or icebreaking): is this a tactica results file?");
   }
+  for (const auto& n : notes) std::fprintf(stderr, "merge: %s\n", n.c_str());
   if (duplicates)
     std::fprintf(stderr, "merge: %zu games appeared more than once; each is counted once\n",
                  duplicates);
   if (!o.out.empty()) {
     harness::ResultsWriter w(o.out, false);
-    for (const auto& l : kept) w.append(l);
-    std::fprintf(stderr, "merge: %zu games written to %s\n", kept.size(), o.out.c_str());
+    for (const auto& l : *kept) w.append(l);
+    std::fprintf(stderr, "merge: %zu games written to %s\n", kept->size(),
+                 harness::printable(o.out).c_str());
   }
   std::printf("%s", report.c_str());
   return 0;

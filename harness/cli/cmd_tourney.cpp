@@ -43,18 +43,25 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
                                                 : default_results_path("tourney");
 
   // Step 1. What the results file already holds (with --resume).
+  // The results file is locked for this run and every line checked before anything is written.
+  harness::ResultsWriter writer(path, resume);
   std::vector<harness::TourneyRecord> records;
   std::set<std::tuple<std::uint64_t, std::string, std::string>> done;
   harness::PairTracker tracker(names[0], names[1]);
-  if (resume && std::filesystem::exists(path)) {
-    const auto lines = harness::read_results(path);
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      auto r = harness::tourney_record(lines[i], path + ": result " + std::to_string(i + 1));
-      for (const auto& who : {r.first, r.second})
-        if (std::find(names.begin(), names.end(), who) == names.end())
-          throw harness::RunError(
-              path + " holds games of agent '" + who +
-              "', which is not in this run: resume with the same --agent and --label list");
+  if (resume) {
+    harness::TourneySet set;
+    const auto scan = set.add_file(path);
+    set.check_agents(names);
+    if (scan.torn_line)
+      std::fprintf(stderr, "tourney: %s: that game is played again\n",
+                   scan.torn_note(path).c_str());
+    writer.cut_torn_line();
+    // Keys in this run's spelling of the labels (the file's are made printable).
+    std::map<std::string, std::string> label;
+    for (const auto& n : names) label[harness::printable(n)] = n;
+    for (auto& r : set.records) {
+      r.first = label[r.first];
+      r.second = label[r.second];
       done.insert({r.seed, r.first, r.second});
       tracker.add(r);
       records.push_back(std::move(r));
@@ -69,7 +76,6 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
       return 0;
     }
   }
-  harness::ResultsWriter writer(path, resume);
 
   // Step 2. The games: for each seed and each two agents i < j a pair (i first, then j first).
   struct Job {
@@ -129,6 +135,7 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
         rec.verdict = r.verdict;
         rec.time_ms = r.time_ms;
         rec.detail = r.detail;
+        rec.accounting = r.accounting;
         return harness::to_json(rec);
       },
       [&](std::size_t, const nlohmann::json& line) {

@@ -35,6 +35,11 @@ void LimitOptions::add(CLI::App* app) {
                   "ms (the platform's: 5000)")
       ->capture_default_str()
       ->check(CLI::Range(1.0, 1e9));
+  app->add_option("--accounting", accounting,
+                  "how agents are counted: auto (a cgroup per agent where one can be made, else "
+                  "/proc), cgroup (refuse to run without one), proc (docs/HARNESS.md)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "cgroup", "proc"}));
   // Hidden (empty group): for tests only.
   app->add_option("--grace-ms", grace_ms, "extra wait after the bank, ms")
       ->group("")
@@ -49,6 +54,7 @@ harness::Limits LimitOptions::limits() const {
   l.process.memory_bytes = static_cast<std::uint64_t>(memory_mb) << 20;
   l.process.hard_data_limit = rlimit_data;
   l.process.max_processes = max_procs;
+  harness::parse_accounting(accounting, l.process.accounting);
   return l;
 }
 

@@ -24,6 +24,7 @@ struct LimitOptions {
   double bank_ms = 5000, cpu_ms = 5000, grace_ms = 100;
   int memory_mb = 2048, max_procs = 64;
   bool rlimit_data = false;
+  std::string accounting = "auto";
   void add(CLI::App* app);
   harness::Limits limits() const;
 };

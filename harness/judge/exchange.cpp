@@ -51,12 +51,26 @@ std::string stopped_detail(Seat& seat, const std::string& what) {
   p.drain_stderr();
   std::string d = what;
   if (p.exit_status()) d += " (" + p.exit_status()->describe() + ")";
+  if (p.sample().oom_kills > 0)  // the kernel ended it at the cgroup's memory limit
+    d = "memory: over the " + std::to_string(p.limits().memory_bytes >> 20) +
+        " MiB limit, the kernel's OOM killer ended a process; " + d;
   const std::string err = last_stderr_line(p.stderr_tail());
   if (!err.empty()) d += "; stderr: '" + err + "'";
   return d;
 }
 
 Fault tree_check(Seat& seat, const Limits& limits, const Process::Sample& s) {
+  if (s.oom_kills > 0)
+    return {seat.index, "RUNTIME_ERROR",
+            "memory: over the " + std::to_string(limits.process.memory_bytes >> 20) +
+                " MiB limit, the kernel's OOM killer ended " + std::to_string(s.oom_kills) +
+                " process(es) of the agent"};
+  if (s.task_cap_hits > 0)
+    return {seat.index, "RUNTIME_ERROR",
+            "more than " + std::to_string(limits.process.max_processes) +
+                " processes: the cgroup's cap of " +
+                std::to_string(limits.process.max_tasks()) + " tasks refused " +
+                std::to_string(s.task_cap_hits) + " fork(s) or thread(s)"};
   if (s.processes > limits.process.max_processes)
     return {seat.index, "RUNTIME_ERROR",
             "more than " + std::to_string(limits.process.max_processes) + " processes (" +
@@ -153,6 +167,9 @@ Answer exchange(Seat& seat, std::string_view command, GameLog& log, const Limits
     case Process::Read::line:
       break;
   }
+  // Best effort (docs/HARNESS.md): the command's bytes still unread right after the answer
+  // arrived. An agent that answers first and reads at once is not caught; nothing can see that.
+  const int unread = p.unread_input();
   log.recv(seat.index, r.text, r.at);
   if (a.elapsed_ms >= seat.bank_ms) {
     a.fault = {
@@ -169,7 +186,7 @@ Answer exchange(Seat& seat, std::string_view command, GameLog& log, const Limits
       a.fault = f;
       return a;
     }
-  if (const int unread = p.unread_input(); unread > 0) {
+  if (unread > 0) {
     a.fault = {seat.index, "INVALID",
                "answered '" + reply::quote(r.text) + "' before reading the command '" + cmd +
                    "' (" + std::to_string(unread) + " bytes unread)"};

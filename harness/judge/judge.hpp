@@ -50,6 +50,7 @@ struct HanpangResult {
   std::string detail;   // one line: what happened, at which move
   double time_ms = 0;   // bank used (wall)
   double cpu_ms = 0;    // CPU of the agent's tree (informational: Hanpang has no CPU cap)
+  std::string accounting;  // cgroup-v1 cgroup-v2 proc (process.hpp)
   nlohmann::json replay;
 };
 
@@ -66,6 +67,7 @@ struct IcebreakingResult {
   int moves = 0;
   std::array<double, 2> time_ms{};  // bank used (wall)
   std::array<double, 2> cpu_ms{};   // CPU of each tree over its life
+  std::string accounting;           // cgroup-v1 cgroup-v2 proc; "first/second" if they differ
   nlohmann::json replay;
 };
 

@@ -64,6 +64,7 @@ HanpangResult judge_hanpang(const AgentSpec& agent, std::uint64_t seed, const Li
   seat.label = agent.label;
   seat.bank_ms = limits.bank_ms;
   seat.proc = Process::spawn(agent.argv, limits.process);
+  res.accounting = seat.proc->mode();
   const TickCheck check = [&](bool answered) { return process_check(seat, limits, answered); };
 
   double failed_elapsed = 0;
@@ -138,7 +139,8 @@ HanpangResult judge_hanpang(const AgentSpec& agent, std::uint64_t seed, const Li
                     {"verdict", res.verdict},
                     {"detail", res.detail},
                     {"time_ms", std::lround(res.time_ms)},
-                    {"cpu_ms", std::lround(res.cpu_ms)}}},
+                    {"cpu_ms", std::lround(res.cpu_ms)},
+                    {"accounting", res.accounting}}},
                   {"initial", std::move(initial)},
                   {"moves", std::move(moves)},
                   {"log", log.take()}};
@@ -149,7 +151,8 @@ HanpangResult judge_hanpang(const AgentSpec& agent, std::uint64_t seed, const Li
 std::string summary_line(const HanpangResult& r, const std::string& label, std::uint64_t seed) {
   std::string s = "hanpang seed " + std::to_string(seed) + ", " + label + ": score " +
                   std::to_string(r.score) + " in " + std::to_string(r.actions) + " actions, " +
-                  r.verdict + " (bank used " + std::to_string(std::lround(r.time_ms)) + " ms)";
+                  r.verdict + " (bank used " + std::to_string(std::lround(r.time_ms)) + " ms, accounting " +
+                  r.accounting + ")";
   if (r.verdict != "MAX_ACTIONS" && r.verdict != "OVERFLOW") s += ": " + r.detail;
   return s;
 }

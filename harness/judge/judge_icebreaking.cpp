@@ -78,6 +78,9 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
     seats[i].bank_ms = limits.bank_ms;
     seats[i].proc = Process::spawn(specs[i]->argv, limits.process);
   }
+  res.accounting = seats[0].proc->mode() == seats[1].proc->mode()
+                       ? seats[0].proc->mode()
+                       : seats[0].proc->mode() + "/" + seats[1].proc->mode();
 
   // The CPU cap holds over each process tree's whole life, whoever is to move.
   const auto cpu_check = [&]() -> Fault {
@@ -226,7 +229,8 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
                                                    : nlohmann::json(side_name(res.loser))},
                     {"detail", res.detail},
                     {"time_ms", {std::lround(res.time_ms[0]), std::lround(res.time_ms[1])}},
-                    {"cpu_ms", {std::lround(res.cpu_ms[0]), std::lround(res.cpu_ms[1])}}}},
+                    {"cpu_ms", {std::lround(res.cpu_ms[0]), std::lround(res.cpu_ms[1])}},
+                    {"accounting", res.accounting}}},
                   {"initial", std::move(initial)},
                   {"moves", std::move(moves)},
                   {"log", log.take()}};
@@ -240,8 +244,9 @@ std::string summary_line(const IcebreakingResult& r, const std::string& first,
                   std::to_string(r.totals[0]) + " - " + std::to_string(r.totals[1]) + " " + second +
                   " (second): ";
   s += r.winner == "draw" ? std::string("draw") : r.winner + " wins";
-  if (r.loser < 0) return s + ", FINISHED (" + r.detail + ")";
-  return s + ", " + side_name(r.loser) + " " + r.verdict + " (" + r.detail + ")";
+  const std::string acct = "; accounting " + r.accounting;
+  if (r.loser < 0) return s + ", FINISHED (" + r.detail + acct + ")";
+  return s + ", " + side_name(r.loser) + " " + r.verdict + " (" + r.detail + acct + ")";
 }
 
 }  // namespace tactica::harness

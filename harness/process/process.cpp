@@ -1,6 +1,10 @@
 // process.cpp — see process.hpp. Linux only: /proc, prctl(PR_SET_CHILD_SUBREAPER), pipe2.
 #include "process/process.hpp"
 
+#include <sys/syscall.h>
+
+#include "process/cgroup.hpp"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -205,79 +209,185 @@ void reap_all_children() {
   }
 }
 
+bool parse_accounting(const std::string& text, Accounting& out) {
+  if (text == "auto") out = Accounting::automatic;
+  else if (text == "cgroup") out = Accounting::cgroup;
+  else if (text == "proc") out = Accounting::proc;
+  else return false;
+  return true;
+}
+
+namespace {
+// What the agent's side reports on the exec-error pipe when it cannot start: {stage, errno}.
+enum SpawnStage : int { kStageFork = 1, kStageCgroup = 2, kStageExec = 3 };
+
+void close_from(int first, int max_fd) {
+#ifdef SYS_close_range
+  if (::syscall(SYS_close_range, static_cast<unsigned>(first), ~0u, 0) == 0) return;
+#endif
+  for (int fd = first; fd < max_fd; ++fd) ::close(fd);
+}
+}  // namespace
+
+Process::Process() = default;
+
 std::unique_ptr<Process> Process::spawn(const std::vector<std::string>& argv,
                                         const ProcessLimits& limits) {
   init_process_control();
   if (argv.empty()) throw SpawnError("empty command");
   const std::string program = resolve_program(argv[0]);
 
-  // Everything the child needs is prepared here: between fork and exec it may only make
+  // The agent's own cgroup, made before it starts.
+  std::unique_ptr<Cgroup> cg;
+  std::string mode = "proc";
+  if (limits.accounting != Accounting::proc) {
+    std::string why_not;
+    cg = Cgroup::create(limits.memory_bytes, limits.max_tasks(), why_not);
+    if (!cg && limits.accounting == Accounting::cgroup)
+      throw SpawnError("no cgroup for the agent (" + why_not +
+                       "): run as root on a machine with cgroups, or use --accounting proc");
+    if (cg) mode = "cgroup-v" + std::to_string(cg->version());
+  }
+
+  // Everything the children need is prepared here: between fork and exec they may only make
   // async-signal-safe calls (no allocation: another thread may hold the allocator's lock).
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  const std::vector<int> join = cg ? cg->join_fds() : std::vector<int>{};
+  rlimit nofile{};
+  ::getrlimit(RLIMIT_NOFILE, &nofile);
+  const int max_fd = nofile.rlim_cur == RLIM_INFINITY || nofile.rlim_cur > 65536
+                         ? 65536
+                         : static_cast<int>(nofile.rlim_cur);
 
-  int in[2], out[2], err[2], exec_err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) throw SpawnError(std::string("pipe: ") + std::strerror(errno));
-  if (::pipe2(out, O_CLOEXEC) != 0) {
-    ::close(in[0]), ::close(in[1]);
-    throw SpawnError(std::string("pipe: ") + std::strerror(errno));
-  }
-  if (::pipe2(err, O_CLOEXEC) != 0 || ::pipe2(exec_err, O_CLOEXEC) != 0) {
-    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
-    throw SpawnError(std::string("pipe: ") + std::strerror(errno));
+  int in[2], out[2], err[2], exec_err[2], status[2];
+  int* pipes[] = {in, out, err, exec_err, status};
+  int made = 0;
+  for (; made < 5; ++made)
+    if (::pipe2(pipes[made], O_CLOEXEC) != 0) break;
+  if (made < 5) {
+    const int e = errno;
+    for (int i = 0; i < made; ++i) ::close(pipes[i][0]), ::close(pipes[i][1]);
+    throw SpawnError(std::string("pipe: ") + std::strerror(e));
   }
   const rlimit no_core{0, 0};
   const rlimit data{static_cast<rlim_t>(limits.memory_bytes),
                     static_cast<rlim_t>(limits.memory_bytes)};
 
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], exec_err[0], exec_err[1]})
-      ::close(fd);
-    throw SpawnError(std::string("fork: ") + std::strerror(errno));
+  const pid_t keeper = ::fork();
+  if (keeper < 0) {
+    const int e = errno;
+    for (int* p : pipes) ::close(p[0]), ::close(p[1]);
+    throw SpawnError(std::string("fork: ") + std::strerror(e));
   }
-  if (pid == 0) {
+  if (keeper == 0) {
+    // The keeper: its own process group (no terminal signals), a subreaper for the agent's tree.
     ::setpgid(0, 0);
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     sigset_t none;
     ::sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     for (int sig = 1; sig < NSIG; ++sig)
       if (sig != SIGKILL && sig != SIGSTOP) ::signal(sig, SIG_DFL);
-    ::setrlimit(RLIMIT_CORE, &no_core);
-    if (limits.hard_data_limit && limits.memory_bytes) ::setrlimit(RLIMIT_DATA, &data);
-    ::dup2(in[0], 0);
-    ::dup2(out[1], 1);
-    ::dup2(err[1], 2);
-    ::execv(program.c_str(), args.data());
-    const int e = errno;
-    [[maybe_unused]] auto w = ::write(exec_err[1], &e, sizeof e);
-    ::_exit(127);
+    ::signal(SIGPIPE, SIG_IGN);
+    const pid_t agent = ::fork();
+    if (agent < 0) {
+      const int msg[2] = {kStageFork, errno};
+      [[maybe_unused]] auto w = ::write(exec_err[1], msg, sizeof msg);
+      ::_exit(127);
+    }
+    if (agent == 0) {
+      ::setpgid(0, 0);
+      ::signal(SIGPIPE, SIG_DFL);
+      for (int fd : join)
+        if (::write(fd, "0", 1) != 1) {
+          const int msg[2] = {kStageCgroup, errno};
+          [[maybe_unused]] auto w = ::write(exec_err[1], msg, sizeof msg);
+          ::_exit(127);
+        }
+      ::setrlimit(RLIMIT_CORE, &no_core);
+      if (limits.hard_data_limit && limits.memory_bytes) ::setrlimit(RLIMIT_DATA, &data);
+      ::dup2(in[0], 0);
+      ::dup2(out[1], 1);
+      ::dup2(err[1], 2);
+      ::execv(program.c_str(), args.data());
+      const int msg[2] = {kStageExec, errno};
+      [[maybe_unused]] auto w = ::write(exec_err[1], msg, sizeof msg);
+      ::_exit(127);
+    }
+    [[maybe_unused]] auto w = ::write(status[1], &agent, sizeof agent);
+    // Nothing of the judge's stays open here: not the agent's pipes (it must see EOF when the
+    // judge closes them), not other games' pipes.
+    if (status[1] != 3) ::dup2(status[1], 3);
+    ::close(0), ::close(1), ::close(2);
+    close_from(4, max_fd);
+    for (;;) {
+      int st = 0;
+      const pid_t r = ::waitpid(-1, &st, __WALL);
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        break;  // ECHILD: nothing left to keep
+      }
+      if (r == agent) {
+        [[maybe_unused]] auto w2 = ::write(3, &st, sizeof st);
+      }
+    }
+    ::_exit(0);
   }
-  ::setpgid(pid, pid);  // also here, so the group exists before we ever signal it
+  ::setpgid(keeper, keeper);  // also here, so the group exists before we ever signal it
   ::close(in[0]);
   ::close(out[1]);
   ::close(err[1]);
   ::close(exec_err[1]);
+  ::close(status[1]);
 
   std::unique_ptr<Process> p(new Process());
-  p->pid_ = pid;
+  p->keeper_ = keeper;
   p->in_ = in[1];
   p->out_ = out[0];
   p->err_ = err[0];
+  p->status_fd_ = status[0];
   p->limits_ = limits;
+  p->cg_ = std::move(cg);
+  p->mode_ = mode;
   set_nonblocking(p->in_);
   set_nonblocking(p->out_);
   set_nonblocking(p->err_);
 
-  int child_errno = 0;
-  ssize_t n;
-  while ((n = ::read(exec_err[0], &child_errno, sizeof child_errno)) < 0 && errno == EINTR) {
+  // The exec-error pipe reaches EOF once the keeper has closed its copy and the agent exec'd.
+  int msg[2] = {0, 0};
+  std::size_t got = 0;
+  for (;;) {
+    const ssize_t n = ::read(exec_err[0], reinterpret_cast<char*>(msg) + got, sizeof msg - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+    if (got == sizeof msg) break;
   }
   ::close(exec_err[0]);
-  if (n == static_cast<ssize_t>(sizeof child_errno)) {
+  pid_t agent = -1;
+  std::size_t pid_got = 0;
+  if (msg[0] != kStageFork)
+    for (;;) {
+      const ssize_t n =
+          ::read(p->status_fd_, reinterpret_cast<char*>(&agent) + pid_got, sizeof agent - pid_got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      pid_got += static_cast<std::size_t>(n);
+      if (pid_got == sizeof agent) break;
+    }
+  set_nonblocking(p->status_fd_);
+  if (pid_got == sizeof agent) p->pid_ = agent;
+  if (got == sizeof msg || pid_got != sizeof agent) {
     p->terminate();
-    throw SpawnError("cannot run '" + argv[0] + "': " + std::strerror(child_errno));
+    const std::string why = std::strerror(msg[1]);
+    if (msg[0] == kStageCgroup)
+      throw SpawnError("cannot put '" + argv[0] + "' into its cgroup: " + why +
+                       " (use --accounting proc)");
+    if (msg[0] == kStageFork) throw SpawnError("fork: " + why);
+    if (msg[0] == kStageExec) throw SpawnError("cannot run '" + argv[0] + "': " + why);
+    throw SpawnError("cannot start '" + argv[0] + "': its keeper process failed");
   }
   return p;
 }
@@ -412,26 +522,34 @@ std::string Process::stderr_tail() const {
   return err_tail_.size() > 2048 ? err_tail_.substr(err_tail_.size() - 2048) : err_tail_;
 }
 
-void Process::reap_leader(bool block) {
-  if (leader_reaped_) return;
+void Process::poll_leader(int wait_ms) {
+  if (leader_reaped_ || status_fd_ < 0) return;
   int st = 0;
-  rusage ru{};
+  std::size_t got = 0;
+  const auto until = Clock::now() + std::chrono::milliseconds(wait_ms);
   for (;;) {
-    const pid_t r = ::wait4(pid_, &st, block ? 0 : WNOHANG, &ru);
-    if (r == pid_) {
+    const ssize_t n = ::read(status_fd_, reinterpret_cast<char*>(&st) + got, sizeof st - got);
+    if (n > 0) {
+      got += static_cast<std::size_t>(n);
+      if (got < sizeof st) continue;
       leader_reaped_ = true;
       status_ = decode_status(st);
-      reaped_ms_ += rusage_ms(ru);
       return;
     }
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) leader_reaped_ = true;  // ECHILD: not ours any more (reaped elsewhere)
-    return;
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) {  // the keeper is gone without a word: the agent is no longer ours to watch
+      leader_reaped_ = true;
+      return;
+    }
+    const auto now = Clock::now();
+    if (got == 0 && now >= until) return;
+    pollfd pfd{status_fd_, POLLIN, 0};
+    ::poll(&pfd, 1, got ? 10 : static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count() + 1));
   }
 }
 
 bool Process::exited() {
-  reap_leader(false);
+  poll_leader(0);
   return leader_reaped_;
 }
 
@@ -446,18 +564,36 @@ bool Process::wait_exit(std::chrono::milliseconds wait) {
 }
 
 Process::Sample Process::sample() {
-  reap_leader(false);
+  poll_leader(0);
+  if (cg_) {
+    Sample out;
+    cpu_ms_ = std::max(cpu_ms_, cg_->cpu_ms());
+    out.cpu_ms = cpu_ms_;
+    out.processes = static_cast<int>(cg_->pids().size());
+    out.leader_alive = !leader_reaped_;
+    out.rss_bytes = cg_->memory_bytes();
+    out.memory_peak = cg_->memory_peak();
+    out.oom_kills = cg_->oom_kills();
+    out.task_cap_hits = cg_->task_cap_hits();
+    return out;
+  }
+  // The keeper's tree holds everything the agent started (orphans are re-parented to the
+  // keeper). Its own CPU is the judge's, its children's (reaped) is the agent's.
   std::vector<pid_t> stack;
-  if (!leader_reaped_) stack.push_back(pid_);
-  // Orphans of the tree were re-parented to the harness (a child subreaper).
+  double total = reaped_ms_;
+  if (!keeper_reaped_) {
+    Stat k;
+    if (read_stat(keeper_, k)) total += k.children_ms;
+    children_of(keeper_, stack);
+  }
+  // If the keeper was killed, its orphans came to the harness (a subreaper too).
   for (pid_t c : harness_children()) {
-    if (c == pid_) continue;
+    if (c == keeper_) continue;
     Stat s;
     if (!read_stat(c, s)) continue;
     const auto k = known_.find(c);
     if (s.pgrp == pid_ || (k != known_.end() && k->second.start == s.start)) stack.push_back(c);
   }
-  double total = reaped_ms_;
   int alive = 0;
   std::uint64_t rss = 0;
   std::set<pid_t> seen;
@@ -468,7 +604,7 @@ Process::Sample Process::sample() {
     if (!seen.insert(p).second) continue;
     Stat s;
     if (!read_stat(p, s)) continue;
-    if (p != pid_) known_[p] = Known{s.start, s.ppid};
+    known_[p] = Known{s.start, s.ppid};
     total += s.own_ms + s.children_ms;
     if (s.state != 'Z' && s.state != 'X') {
       ++alive;
@@ -482,52 +618,88 @@ Process::Sample Process::sample() {
   return Sample{cpu_ms_, alive, !leader_reaped_, rss};
 }
 
+// SIGKILLs every descendant of the keeper (and every process seen before) until none is left;
+// the keeper reaps them and then exits by itself.
+void Process::kill_tree() {
+  const auto until = Clock::now() + std::chrono::seconds(2);
+  std::vector<pid_t> stack, kids;
+  for (;;) {
+    bool any = false;
+    stack.clear();
+    if (!keeper_reaped_) children_of(keeper_, stack);
+    std::set<pid_t> seen;
+    while (!stack.empty()) {
+      const pid_t p = stack.back();
+      stack.pop_back();
+      if (p == keeper_ || !seen.insert(p).second) continue;
+      any = true;
+      ::kill(p, SIGKILL);
+      kids.clear();
+      children_of(p, kids);
+      for (pid_t k : kids) stack.push_back(k);
+    }
+    if (pid_ > 0) ::kill(-pid_, SIGKILL);
+    for (const auto& [p, k] : known_)
+      if (same_process(p, k.start)) {
+        Stat s;
+        if (read_stat(p, s) && s.state != 'Z') {
+          ::kill(p, SIGKILL);
+          if (s.ppid != ::getpid()) any = true;  // the harness's own are reaped below
+        }
+      }
+    if (!any || Clock::now() >= until) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+void Process::reap_keeper() {
+  if (keeper_reaped_ || keeper_ <= 0) return;
+  const auto until = Clock::now() + std::chrono::seconds(1);
+  int st = 0;
+  rusage ru{};
+  for (;;) {
+    const pid_t r = ::wait4(keeper_, &st, Clock::now() < until ? WNOHANG : 0, &ru);
+    if (r == keeper_) break;
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) break;  // not ours any more
+    if (Clock::now() >= until) ::kill(keeper_, SIGKILL);  // then the blocking wait above
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  keeper_reaped_ = true;
+  reaped_ms_ += rusage_ms(ru);
+}
+
 double Process::terminate(std::chrono::milliseconds grace) {
   if (terminated_) return cpu_ms_;
   close_stdin();
   if (grace.count() > 0) wait_exit(grace);
   sample();  // a last look at the tree (children's CPU) before it goes
-  ::kill(-pid_, SIGKILL);
-  if (!leader_reaped_) ::kill(pid_, SIGKILL);
-  for (const auto& [p, k] : known_)
-    if (same_process(p, k.start)) ::kill(p, SIGKILL);
-  reap_leader(true);
+  if (cg_) cg_->kill_all();
+  kill_tree();
+  reap_keeper();
+  poll_leader(50);  // the keeper wrote the agent's status before it exited
 
-  // Reap what was re-parented to the harness; wait for the rest of the group to die.
-  const auto until = Clock::now() + std::chrono::seconds(2);
-  for (;;) {
-    bool reaped_any = false;
-    for (pid_t c : harness_children()) {
-      Stat s;
-      if (!read_stat(c, s)) continue;
-      const auto k = known_.find(c);
-      if (s.pgrp != pid_ && !(k != known_.end() && k->second.start == s.start)) continue;
-      ::kill(c, SIGKILL);
-      int st;
-      rusage ru{};
-      pid_t r;
-      while ((r = ::wait4(c, &st, 0, &ru)) < 0 && errno == EINTR) {
-      }
-      if (r == c) reaped_ms_ += rusage_ms(ru);
-      reaped_any = true;
+  // Strays re-parented to the harness (only if the keeper itself was killed early).
+  for (pid_t c : harness_children()) {
+    Stat s;
+    if (!read_stat(c, s)) continue;
+    const auto k = known_.find(c);
+    if (s.pgrp != pid_ && !(k != known_.end() && k->second.start == s.start)) continue;
+    ::kill(c, SIGKILL);
+    int st;
+    rusage ru{};
+    pid_t r;
+    while ((r = ::wait4(c, &st, 0, &ru)) < 0 && errno == EINTR) {
     }
-    bool pending = ::kill(-pid_, 0) == 0;
-    if (pending) ::kill(-pid_, SIGKILL);
-    for (const auto& [p, k] : known_)
-      if (same_process(p, k.start)) {
-        ::kill(p, SIGKILL);
-        Stat s;
-        if (read_stat(p, s) && s.state != 'Z') pending = true;
-      }
-    if (!reaped_any && !pending) break;
-    if (Clock::now() >= until) break;
-    if (!reaped_any) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (r == c) reaped_ms_ += rusage_ms(ru);
   }
   drain_stderr();
-  for (int* fd : {&in_, &out_, &err_})
+  for (int* fd : {&in_, &out_, &err_, &status_fd_})
     if (*fd >= 0) ::close(*fd), *fd = -1;
   terminated_ = true;
+  if (cg_) cpu_ms_ = std::max(cpu_ms_, cg_->cpu_ms());
   cpu_ms_ = std::max(cpu_ms_, reaped_ms_);
+  cg_.reset();  // removes the (empty) group
   return cpu_ms_;
 }
 

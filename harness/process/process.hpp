@@ -1,26 +1,29 @@
 // process.hpp — one agent as a real subprocess: pipes, reads with deadlines, wall and CPU
 // accounting, limits, and a kill that leaves nothing behind.
 //
-// What is enforced (see docs/HARNESS.md, "Limits"):
-// - memory: the resident memory (RSS) of the agent's whole tree is read on every sample; the
-//   judge turns more than `memory_bytes` into RUNTIME_ERROR and kills the tree. No RLIMIT_AS or
-//   RLIMIT_DATA by default: sanitizer builds reserve terabytes of address space and could not
-//   start under them (`hard_data_limit` adds RLIMIT_DATA = memory_bytes for a hard cap anyway);
-// - core files: RLIMIT_CORE = 0;
-// - processes: the agent's tree is counted on every sample; more than `max_processes` alive at
-//   once is reported (the judge turns it into RUNTIME_ERROR and kills the tree). RLIMIT_NPROC is
-//   not used: it counts every process of the user and does not apply to root;
-// - at the end the whole process group and every descendant seen is killed with SIGKILL and
-//   reaped (the harness is a child subreaper, so orphans come back to it): no zombies.
+// Every agent is started through a keeper: a small process of the judge's (forked, never
+// exec'd) that is a child subreaper, forks the agent, reports its pid and exit status on a pipe
+// and reaps whatever is left to it. Whatever the agent starts stays a descendant of the keeper,
+// whatever it does with setsid() or setpgid(): an orphan is re-parented to the keeper, not to
+// init or to the judge.
 //
-// CPU time is the agent's whole tree: on each sample, utime+stime+cutime+cstime of every live
-// process of the tree (found through /proc/<pid>/task/<tid>/children from the leader, plus
-// orphans re-parented to the harness), plus the rusage of what the harness reaped itself. The
-// figure never decreases.
+// Accounting (see docs/HARNESS.md, "What is enforced"), one of:
+// - "cgroup-v2" / "cgroup-v1": the agent joins its own control group between fork and exec
+//   (process/cgroup.hpp). CPU is the group's (every task that ever ran in it), memory is capped
+//   by the kernel at `memory_bytes` (an OOM kill in the group is a RUNTIME_ERROR), tasks are
+//   capped by pids.max (a refused fork is a RUNTIME_ERROR), processes alive are counted from
+//   cgroup.procs; at the end the group is frozen, killed, emptied and removed;
+// - "proc" (no cgroup can be made, or forced): the keeper's tree is read from /proc on every
+//   sample: utime+stime of every live process plus cutime+cstime (what was reaped, the keeper's
+//   reaped orphans included), resident memory summed over the tree, processes counted; at the
+//   end every descendant of the keeper is killed until none is left.
+// In both: RLIMIT_CORE = 0; `hard_data_limit` adds RLIMIT_DATA = memory_bytes per process.
+// RLIMIT_NPROC is not used: it counts every process of the user and does not apply to root.
 #pragma once
 
 #include <sys/types.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -36,6 +39,8 @@ namespace tactica::harness {
 
 using Clock = std::chrono::steady_clock;
 
+class Cgroup;  // process/cgroup.hpp
+
 // The agent could not be started at all (no such file, not executable): a setup error of the
 // user, not a game verdict.
 class SpawnError : public std::runtime_error {
@@ -43,10 +48,20 @@ class SpawnError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How an agent's resources are counted: cgroup where one can be made, else /proc ("automatic");
+// `cgroup` refuses to start an agent without one (SpawnError); `proc` never tries.
+enum class Accounting { automatic, cgroup, proc };
+
+// "auto", "cgroup", "proc" <-> Accounting; false if the text is none of these.
+bool parse_accounting(const std::string& text, Accounting& out);
+
 struct ProcessLimits {
   std::uint64_t memory_bytes = std::uint64_t{2} << 30;  // resident memory of the agent's tree
   bool hard_data_limit = false;  // also RLIMIT_DATA = memory_bytes per process (no sanitizers)
   int max_processes = 64;        // alive at once in the agent's tree
+  Accounting accounting = Accounting::automatic;
+  // cgroup modes: the kernel's cap on tasks (processes and threads) of the agent's group.
+  int max_tasks() const { return std::max(4 * max_processes, max_processes + 64); }
 };
 
 // How a process ended.
@@ -77,7 +92,10 @@ class Process {
   Process(const Process&) = delete;
   Process& operator=(const Process&) = delete;
 
-  pid_t pid() const { return pid_; }
+  pid_t pid() const { return pid_; }  // the agent itself (the keeper's child)
+  // "cgroup-v1", "cgroup-v2" or "proc": how this agent is accounted.
+  const std::string& mode() const { return mode_; }
+  const ProcessLimits& limits() const { return limits_; }
 
   enum class WriteStatus { ok, closed, timeout };
   // Writes line + '\n'. `closed`: the agent's stdin is gone (EPIPE).
@@ -105,13 +123,18 @@ class Process {
     double cpu_ms = 0;  // the tree's CPU so far (never decreases)
     int processes = 0;  // alive in the tree now (leader included while alive)
     bool leader_alive = true;
-    std::uint64_t rss_bytes = 0;  // resident memory of the tree (shared pages once per process)
+    // proc: resident memory of the tree (shared pages once per process); cgroup: the group's
+    // charge (resident + page cache), which the kernel keeps under the limit.
+    std::uint64_t rss_bytes = 0;
+    std::uint64_t memory_peak = 0;  // cgroup: the highest charge so far
+    long oom_kills = 0;             // cgroup: processes the kernel killed at the memory limit
+    long task_cap_hits = 0;         // cgroup: forks or threads refused at max_tasks()
   };
-  // Reads /proc (and reaps the leader if it has exited).
+  // Reads the cgroup or /proc (and notes the leader's exit if the keeper reported it).
   Sample sample();
   double cpu_ms() const { return cpu_ms_; }
 
-  // True once the leader has exited (reaped here; status and rusage kept).
+  // True once the leader has exited (its status came from the keeper).
   bool exited();
   // Waits up to `wait` for the leader to exit.
   bool wait_exit(std::chrono::milliseconds wait);
@@ -121,32 +144,39 @@ class Process {
   void drain_stderr();
   std::string stderr_tail() const;  // last ~2 KiB, as written
 
-  // Gives the leader `grace` to exit on its own, then SIGKILLs the process group and every
-  // descendant seen, and reaps them all. Returns the final CPU ms (max of the /proc ledger and
-  // the rusage of everything reaped). Idempotent.
+  // Gives the leader `grace` to exit on its own, then kills everything the agent started (the
+  // cgroup frozen and emptied, every descendant of the keeper killed) and reaps the keeper.
+  // Returns the final CPU ms (the cgroup's figure, or the max of the /proc ledger and the
+  // keeper's rusage, which holds everything it reaped). Idempotent.
   double terminate(std::chrono::milliseconds grace = std::chrono::milliseconds{0});
 
  private:
-  Process() = default;
+  Process();
   void read_available_stdout();
-  void reap_leader(bool block);
+  void poll_leader(int wait_ms);
+  void kill_tree();
+  void reap_keeper();
   struct Known {
     unsigned long long start = 0;  // starttime in clock ticks since boot (tells pid reuse apart)
     pid_t ppid = 0;
   };
 
-  pid_t pid_ = -1;
-  int in_ = -1, out_ = -1, err_ = -1;
+  pid_t pid_ = -1;     // the agent
+  pid_t keeper_ = -1;  // its parent, the harness's child
+  int in_ = -1, out_ = -1, err_ = -1, status_fd_ = -1;
+  std::string mode_ = "proc";
+  std::unique_ptr<Cgroup> cg_;
   ProcessLimits limits_;
   std::string out_buf_;
   bool out_eof_ = false;
   Clock::time_point out_last_read_{};
   std::string err_tail_;
   std::optional<ExitStatus> status_;
-  bool leader_reaped_ = false;
+  bool leader_reaped_ = false;  // its exit reported by the keeper (or the keeper is gone)
+  bool keeper_reaped_ = false;
   bool terminated_ = false;
   double cpu_ms_ = 0;             // ledger high-water mark
-  double reaped_ms_ = 0;          // rusage (self + children) of everything the harness reaped here
+  double reaped_ms_ = 0;  // rusage of the keeper (its reaped descendants included) and strays
   std::map<pid_t, Known> known_;  // every descendant seen
 };
 

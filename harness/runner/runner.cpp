@@ -1,7 +1,10 @@
 // runner.cpp — see runner.hpp.
 #include "runner/runner.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -99,60 +102,152 @@ Shard parse_shard(const std::string& text) {
   return Shard{static_cast<int>(k), static_cast<int>(n)};
 }
 
-std::vector<nlohmann::json> read_results(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw RunError("cannot read results file '" + path + "': " + std::strerror(errno));
-  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<nlohmann::json> out;
-  std::size_t pos = 0;
-  int lineno = 0;
-  while (pos < all.size()) {
-    const auto nl = all.find('\n', pos);
-    if (nl == std::string::npos) break;  // torn last line: the game is played again
-    ++lineno;
-    const std::string line = all.substr(pos, nl - pos);
-    pos = nl + 1;
-    if (trim(line).empty()) continue;
-    try {
-      auto j = nlohmann::json::parse(line);
-      if (!j.is_object() || !j.contains("game"))
-        throw RunError(path + ":" + std::to_string(lineno) +
-                       ": not a tactica result line (no \"game\")");
-      out.push_back(std::move(j));
-    } catch (const nlohmann::json::exception& e) {
-      throw RunError(path + ":" + std::to_string(lineno) + ": not JSON (" + e.what() + ")");
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  char buf[8];
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else if (c == 0xc2 && i + 1 < text.size() &&
+               static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(text[i + 1]));
+      out += buf;
+      ++i;
+    } else {
+      out += static_cast<char>(c);
     }
   }
   return out;
 }
 
+std::string ResultsScan::torn_note(const std::string& path) const {
+  if (!torn_line) return {};
+  return printable(path) + ":" + std::to_string(torn_line) + ": torn last line (" +
+         std::to_string(torn_bytes) + " bytes, no newline: a run stopped mid-write) dropped";
+}
+
+ResultsScan scan_results(const std::string& path,
+                         const std::function<void(nlohmann::json&&, std::size_t)>& on_line) {
+  const std::string shown = printable(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw RunError("results file '" + shown + "' is a directory: give a .jsonl file");
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw RunError("cannot read results file '" + shown + "': " + std::strerror(errno));
+  struct Closer {
+    std::FILE* f;
+    ~Closer() { std::fclose(f); }
+  } closer{f};
+  ResultsScan scan;
+  std::string line;
+  const auto handle = [&](std::size_t lineno) {
+    if (trim(line).empty()) return;
+    const std::string where = shown + ":" + std::to_string(lineno);
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::exception& e) {
+      throw RunError(where + ": not JSON (" + printable(e.what()) +
+                     "): is this a tactica results file?");
+    }
+    if (!j.is_object() || !j.contains("game"))
+      throw RunError(where + ": not a tactica result line (no \"game\")");
+    on_line(std::move(j), lineno);
+  };
+  char buf[65536];
+  for (;;) {
+    const std::size_t n = std::fread(buf, 1, sizeof buf, f);
+    if (n == 0) {
+      if (std::ferror(f))
+        throw RunError("cannot read results file '" + shown + "': " + std::strerror(errno));
+      break;
+    }
+    std::size_t pos = 0;
+    while (pos < n) {
+      const void* nl = std::memchr(buf + pos, '\n', n - pos);
+      const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - buf) : n;
+      if (line.size() + (end - pos) > kMaxResultLineBytes)
+        throw RunError(shown + ":" + std::to_string(scan.lines + 1) + ": a line longer than " +
+                       std::to_string(kMaxResultLineBytes) +
+                       " bytes: not a tactica results line (is this the right file?)");
+      line.append(buf + pos, end - pos);
+      if (!nl) break;
+      ++scan.lines;
+      handle(scan.lines);
+      line.clear();
+      pos = end + 1;
+    }
+  }
+  if (!line.empty()) {
+    scan.torn_line = scan.lines + 1;
+    scan.torn_bytes = line.size();
+  }
+  return scan;
+}
+
 ResultsWriter::ResultsWriter(const std::string& path, bool resume) : path_(path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!resume && fs::exists(path, ec))
-    throw RunError("results file '" + path + "' exists: continue it with --resume " + path +
-                   ", or choose another --out");
-  if (resume && fs::exists(path, ec)) {
-    // Cut a torn last line so the next line starts on its own.
-    std::ifstream in(path, std::ios::binary);
-    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto last_nl = all.rfind('\n');
-    const std::size_t keep = last_nl == std::string::npos ? 0 : last_nl + 1;
-    if (keep != all.size()) fs::resize_file(path, keep, ec);
-  }
+  const std::string shown = printable(path);
   if (const auto dir = fs::path(path).parent_path(); !dir.empty()) fs::create_directories(dir, ec);
-  f_ = std::fopen(path.c_str(), "ab");
-  if (!f_) throw RunError("cannot write results file '" + path + "': " + std::strerror(errno));
+  const int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (resume ? 0 : O_EXCL);
+  fd_ = ::open(path.c_str(), flags, 0644);
+  if (fd_ < 0 && errno == EEXIST)
+    throw RunError("results file '" + shown + "' exists: continue it with --resume " + shown +
+                   ", or choose another --out");
+  if (fd_ < 0)
+    throw RunError("cannot write results file '" + shown + "': " + std::strerror(errno));
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int e = errno;
+    ::close(fd_);
+    fd_ = -1;
+    if (e == EWOULDBLOCK)
+      throw RunError("results file '" + shown +
+                     "' is being written by another tactica run (it holds the file's lock): "
+                     "wait for that run to end, or give another --out");
+    throw RunError("cannot lock results file '" + shown + "': " + std::strerror(e));
+  }
 }
 
 ResultsWriter::~ResultsWriter() {
-  if (f_) std::fclose(f_);
+  if (fd_ >= 0) ::close(fd_);  // also releases the lock
+}
+
+void ResultsWriter::cut_torn_line() {
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || st.st_size == 0) return;
+  const int rd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (rd < 0) return;
+  // A line is at most kMaxResultLineBytes (longer ones were refused when the file was read).
+  const off_t tail = std::min<off_t>(st.st_size, static_cast<off_t>(kMaxResultLineBytes) + 2);
+  std::string buf(static_cast<std::size_t>(tail), '\0');
+  const ssize_t n = ::pread(rd, buf.data(), buf.size(), st.st_size - tail);
+  ::close(rd);
+  if (n != static_cast<ssize_t>(buf.size())) return;
+  const auto last_nl = buf.rfind('\n');
+  if (last_nl == buf.size() - 1) return;
+  const off_t keep = last_nl == std::string::npos ? st.st_size - tail
+                                                  : st.st_size - tail + static_cast<off_t>(last_nl) + 1;
+  if (::ftruncate(fd_, keep) != 0)
+    throw RunError("cannot cut the torn last line of '" + printable(path_) +
+                   "': " + std::strerror(errno));
 }
 
 void ResultsWriter::append(const nlohmann::json& line) {
   const std::string s = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  if (std::fwrite(s.data(), 1, s.size(), f_) != s.size() || std::fflush(f_) != 0)
-    throw RunError("cannot write results file '" + path_ + "': " + std::strerror(errno));
+  std::size_t off = 0;
+  while (off < s.size()) {
+    const ssize_t n = ::write(fd_, s.data() + off, s.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      throw RunError("cannot write results file '" + printable(path_) +
+                     "': " + std::strerror(errno));
+    off += static_cast<std::size_t>(n);
+  }
 }
 
 Progress::Progress(std::size_t total, bool tty, std::chrono::seconds plain_every)

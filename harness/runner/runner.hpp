@@ -9,6 +9,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string_view>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,24 +34,46 @@ struct Shard {
 };
 Shard parse_shard(const std::string& text);
 
-// Reads a JSON Lines results file: every complete line parsed; a last line without '\n' (a run
-// killed mid-write) is dropped. Throws RunError "FILE:LINE: ..." on a bad line.
-std::vector<nlohmann::json> read_results(const std::string& path);
+// Text from a file made safe to print: control bytes (C0, DEL, and C1 written as UTF-8) become
+// \xNN (C1: \u00NN), so a results file cannot move the cursor or change the terminal.
+std::string printable(std::string_view text);
 
-// Appends one line per game and flushes it at once.
+// A results line longer than this is not one tactica wrote (refused with its line number).
+inline constexpr std::size_t kMaxResultLineBytes = 65536;
+
+struct ResultsScan {
+  std::size_t lines = 0;      // complete lines read (blank ones included)
+  std::size_t torn_line = 0;  // line number of a last line without '\n' (0: none)
+  std::size_t torn_bytes = 0;
+  // "FILE:N: torn last line (B bytes, no newline: a run stopped mid-write) dropped" or empty.
+  std::string torn_note(const std::string& path) const;
+};
+
+// Streams a JSON Lines results file: `on_line(json, line_number)` for every complete non-blank
+// line, one at a time (memory does not grow with the file). A last line without '\n' (a run
+// killed mid-write) is not passed on but named in the result. Throws RunError "FILE:LINE: ..."
+// on a line that is not JSON, not a result, or longer than kMaxResultLineBytes.
+ResultsScan scan_results(const std::string& path,
+                         const std::function<void(nlohmann::json&&, std::size_t)>& on_line);
+
+// Appends one line per game and flushes it at once. Holds an exclusive flock on the file from
+// construction to destruction: a second run on the same file is refused (RunError).
 class ResultsWriter {
  public:
-  // resume: append to an existing file (cutting a torn last line); else the file must not exist.
+  // resume: append to the file (created if missing); else the file must not exist.
   ResultsWriter(const std::string& path, bool resume);
   ~ResultsWriter();
   ResultsWriter(const ResultsWriter&) = delete;
   ResultsWriter& operator=(const ResultsWriter&) = delete;
+  // Cuts a torn last line (no '\n') so the next line starts on its own. Call after the file
+  // was read and found good.
+  void cut_torn_line();
   void append(const nlohmann::json& line);
   const std::string& path() const { return path_; }
 
  private:
   std::string path_;
-  std::FILE* f_ = nullptr;
+  int fd_ = -1;
 };
 
 // Games done / total with rate and ETA: a redrawn bar on a terminal, a plain line every

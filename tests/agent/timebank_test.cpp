@@ -265,3 +265,44 @@ TEST_CASE("icebreaking: a strategy spinning on the CPU is parked before the CPU 
   CHECK(c.wait(3000) == 0);
   CHECK(ms_since(t) < 1000);
 }
+
+TEST_CASE("icebreaking: FINISH or end of input while the strategy thinks ends the agent at once") {
+  TempDir dir;
+  // Mode 5 thinks until its soft deadline (over 100 ms on the first move of a full bank) and
+  // honours the stop flag.
+  const auto cfg = dir.write("i.toml", testplug_config("icebreaking", 5, ""));
+  const auto b = ib::Board::from_seed(12);
+  for (const bool finish : {true, false}) {
+    CAPTURE(finish);
+    Child c(agent_args(cfg));
+    for (int r = 0; r < ib::kSize; ++r) c.send_line(b.line(r));
+    CHECK(ask(c, "READY FIRST").reply == "OK");
+    c.send_line("TURN 5000 5000");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const auto t = Clock::now();
+    if (finish)
+      c.send_line("FINISH");
+    else
+      c.close_stdin();
+    CHECK(c.wait(3000) == 0);
+    const double ms = ms_since(t);
+    MESSAGE("exit " << ms << " ms after " << std::string(finish ? "FINISH" : "EOF"));
+    CHECK(ms < 50 + kSlackMs);
+    CHECK(c.read_line(0).value_or("") == "");  // no MOVE after the game ended
+  }
+}
+
+TEST_CASE("icebreaking: a READY that comes after TURN still gets its OK") {
+  TempDir dir;
+  const auto cfg = dir.write("i.toml", testplug_config("icebreaking", 0, ""));
+  const auto b = ib::Board::from_seed(12);
+  Child c(agent_args(cfg));
+  for (int r = 0; r < ib::kSize; ++r) c.send_line(b.line(r));
+  const auto t = ask(c, "TURN 5000 5000");
+  CHECK(t.reply.rfind("MOVE ", 0) == 0);
+  CHECK(ask(c, "READY FIRST").reply == "OK");
+  CHECK(c.err().find("READY after the game began") != std::string::npos);
+  CHECK(ask(c, "READY FIRST", 300).reply == "<none>");  // a second one is still ignored
+  c.send_line("FINISH");
+  CHECK(c.wait(3000) == 0);
+}

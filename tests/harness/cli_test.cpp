@@ -14,6 +14,7 @@
 #include "harness_test_util.hpp"
 #include "process/process.hpp"
 #include "runner/command_line.hpp"
+#include "runner/records.hpp"
 
 namespace fs = std::filesystem;
 using namespace harness_test;
@@ -582,4 +583,143 @@ TEST_CASE("the resume hint is the exact command: --out FILE becomes --resume FIL
         "tactica bench --agent a --resume old.jsonl");
   CHECK(resume_command({"tactica", "bench", "--agent", "a"}, "results/bench-1.jsonl") ==
         "tactica bench --agent a --resume results/bench-1.jsonl");
+
+TEST_CASE("results files: values checked, file:line, nothing changed, torn lines named, locks") {
+  const auto good = path("rec-good.jsonl");
+  auto r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --agent " +
+                       agent_cmd("hanpang", "--fault slow --ms 1") +
+                       " --label a --label b --seeds 1-2 --no-progress --out " + good);
+  REQUIRE(r.code == 0);
+  const std::string text = slurp(good);
+  const auto lines = jsonl(good);
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0]["accounting"].is_string());
+
+  // One bad value on line 2 of an otherwise good file.
+  const auto with = [&](const std::string& name, const std::function<void(nlohmann::json&)>& edit) {
+    auto copy = lines;
+    edit(copy[1]);
+    const auto p = path(name);
+    std::ofstream out(p, std::ios::binary);
+    for (const auto& l : copy) out << l.dump() << "\n";
+    return p;
+  };
+  struct Bad {
+    const char* name;
+    std::function<void(nlohmann::json&)> edit;
+    const char* says;
+  };
+  const std::vector<Bad> bad = {
+      {"huge-score", [](nlohmann::json& j) { j["score"] = 1e308; }, "\"score\""},
+      {"score-range", [](nlohmann::json& j) { j["score"] = 9000000000000LL; }, "out of range"},
+      {"neg-score", [](nlohmann::json& j) { j["score"] = -1; }, "\"score\""},
+      {"frac-seed", [](nlohmann::json& j) { j["seed"] = 1.5; }, "\"seed\""},
+      {"neg-seed", [](nlohmann::json& j) { j["seed"] = -2; }, "\"seed\""},
+      {"index", [](nlohmann::json& j) { j["agent_index"] = 7; }, "index 7"},
+      {"actions", [](nlohmann::json& j) { j["actions"] = 201; }, "\"actions\""},
+      {"time", [](nlohmann::json& j) { j["time_ms"] = -5; }, "\"time_ms\""},
+      {"twice", [&](nlohmann::json& j) { j = lines[0]; j["score"] = j["score"].get<int>() + 1; },
+       "already at"},
+  };
+  for (const auto& b : bad) {
+    CAPTURE(b.name);
+    const auto p = with(std::string("rec-") + b.name + ".jsonl", b.edit);
+    const std::string before = slurp(p);
+    r = run_tactica("merge " + p);
+    CHECK(r.code == 2);
+    CHECK(contains(r.err, p + ":2: "));
+    CHECK(contains(r.err, b.says));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    // --resume refuses the same file before writing anything.
+    r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --agent " +
+                    agent_cmd("hanpang", "--fault slow --ms 1") +
+                    " --label a --label b --seeds 1-3 --no-progress --resume " + p);
+    CHECK(r.code == 2);
+    CHECK(contains(r.err, p + ":2: "));
+    CHECK(slurp(p) == before);
+  }
+
+  // Control bytes from a file are never printed raw.
+  const auto esc = with("rec-esc.jsonl", [](nlohmann::json& j) { j["detail"] = "x"; });
+  {
+    auto copy = lines;
+    for (auto& l : copy) l["agent"] = l["agent"].get<std::string>() + "\x1b[2J\x07";
+    std::ofstream out(esc, std::ios::binary | std::ios::trunc);
+    for (const auto& l : copy) out << l.dump() << "\n";
+  }
+  r = run_tactica("merge " + esc);
+  CHECK(r.code == 0);
+  CHECK(r.out.find('\x1b') == std::string::npos);
+  CHECK(r.out.find('\x07') == std::string::npos);
+  CHECK(contains(r.out, "\\x1b[2J"));
+
+  // A torn last line is named, not silently dropped; /dev/zero is refused at once.
+  const auto torn = path("rec-torn.jsonl");
+  std::ofstream(torn, std::ios::binary) << text << "{\"game\":\"hanp";
+  r = run_tactica("merge " + torn);
+  CHECK(r.code == 0);
+  CHECK(contains(r.err, torn + ":5: torn last line"));
+  r = run_tactica("merge /dev/zero");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "longer than"));
+
+  // A results file being written is locked: a second run on it is refused.
+  const auto locked = path("rec-lock.jsonl");
+  using namespace tactica::harness;
+  auto first = Process::spawn({TACTICA_BIN, "bench", "--agent",
+                               std::string(TEST_AGENT) + " --game hanpang --fault slow --ms 30",
+                               "--seeds", "1-2", "-j", "1", "--no-progress", "--out", locked},
+                              ProcessLimits{});
+  for (int i = 0; i < 200 && !fs::exists(locked); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --seeds 1-2 --no-progress --resume " +
+                  locked);
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "another tactica run"));
+  CHECK(first->wait_exit(std::chrono::seconds(30)));
+  first->terminate();
+  CHECK(jsonl(locked).size() == 2);
+}
+
+TEST_CASE("tourney results: totals within the board, winner agrees, one pair per seed") {
+  const auto good = path("trec-good.jsonl");
+  auto r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --agent " +
+                       agent_cmd("icebreaking", "--fault slow --ms 1") +
+                       " --label a --label b --seeds 1-2 --no-progress --out " + good);
+  REQUIRE(r.code == 0);
+  const auto lines = jsonl(good);
+  REQUIRE(lines.size() == 4);
+  const auto [lo, hi] = tactica::harness::icebreaking_total_bounds(lines[1]["seed"]);
+  CHECK(lo < 0);
+  CHECK(hi > 0);
+  struct Bad {
+    const char* name;
+    std::function<void(nlohmann::json&)> edit;
+    const char* says;
+  };
+  const std::vector<Bad> bad = {
+      {"total-high", [&](nlohmann::json& j) { j["totals"][0] = hi + 1; }, "\"totals\""},
+      {"total-low", [&](nlohmann::json& j) { j["totals"][1] = lo - 1; }, "\"totals\""},
+      {"winner", [](nlohmann::json& j) {
+         j["verdict"] = "FINISHED";
+         j["totals"] = {3, 1};
+         j["winner"] = "second";
+       }, "won by first"},
+      {"pair", [](nlohmann::json& j) { j["pair"] = 99; }, "pair"},
+      {"index", [](nlohmann::json& j) { j["second_index"] = 5; }, "index 5"},
+  };
+  for (const auto& b : bad) {
+    CAPTURE(b.name);
+    auto copy = lines;
+    b.edit(copy[1]);
+    const auto p = path(std::string("trec-") + b.name + ".jsonl");
+    {
+      std::ofstream out(p, std::ios::binary);
+      for (const auto& l : copy) out << l.dump() << "\n";
+    }
+    r = run_tactica("merge " + p);
+    CHECK(r.code == 2);
+    CHECK(contains(r.err, p + ":2: "));
+    CHECK(contains(r.err, b.says));
+  }
 }

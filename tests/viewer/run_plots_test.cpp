@@ -95,8 +95,8 @@ TEST_CASE("three or more agents: maximum-likelihood ratings with their 95% bars"
 TEST_CASE("write_bench_plot / write_tourney_plot write SVG files and name a bad path") {
   const auto dir = std::filesystem::temp_directory_path() / "tactica_run_plots_test";
   std::filesystem::create_directories(dir);
-  const std::vector<BenchRecord> bench = {{"beam", 0, 1, 100, 200, "MAX_ACTIONS", 10, ""},
-                                          {"beam", 0, 2, 300, 200, "MAX_ACTIONS", 10, ""}};
+  const std::vector<BenchRecord> bench = {{"beam", 0, 1, 100, 200, "MAX_ACTIONS", 10, "", ""},
+                                          {"beam", 0, 2, 300, 200, "MAX_ACTIONS", 10, "", ""}};
   const auto games = tactica::report::bench_plot_games(bench);
   REQUIRE(games.size() == 2);
   CHECK(games[1].seed == 2);

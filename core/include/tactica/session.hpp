@@ -16,9 +16,13 @@
 //     (a thread-directed signal whose handler sleeps) and plays the fallback to the end;
 //   * judge input is cross-checked and never trusted blindly: malformed lines, unknown
 //     commands and impossible moves are reported on stderr and play goes on where possible;
-//   * end of input (and Icebreaking's FINISH) ends the run with status 0. If a strategy never
-//     returns, the strategy object cannot be destroyed safely, so run() ends the process with
-//     std::_Exit(0) instead of returning (all output is unbuffered by then).
+//   * end of input (and Icebreaking's FINISH) ends the run with status 0, also while the
+//     strategy thinks (the Session watches its input while it waits: the search is stopped and
+//     no reply is sent). If a strategy does not return within 30 ms of being stopped, the
+//     strategy object cannot be destroyed safely, so run() ends the process with std::_Exit(0)
+//     instead of returning (all output is unbuffered by then);
+//   * the strategy's new_game (its tables) is waited for, up to 25 ms, before READY/OK, so no
+//     move's reply queues behind it; a READY that comes after TURN or OPP still gets its OK.
 //
 // Standard library and POSIX only: this header goes into fused submissions.
 #pragma once
@@ -165,6 +169,41 @@ class LineReader {
         continue;
       }
       pending_.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+
+  // Buffers what input has arrived within `timeout_ms` (0: none waited for) without taking a
+  // line; next() returns it later. True once input has ended.
+  bool fill(int timeout_ms) {
+    while (!eof_ && pending_.size() <= 4 * protocol::kMaxLine) {
+      pollfd p{fd_, POLLIN, 0};
+      const int r = ::poll(&p, 1, timeout_ms);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
+      char chunk[4096];
+      const ssize_t n = ::read(fd_, chunk, sizeof chunk);
+      read_at_ = Clock::now();
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && errno == EAGAIN) break;
+      if (n <= 0) {
+        eof_ = true;
+        break;
+      }
+      pending_.append(chunk, static_cast<std::size_t>(n));
+      timeout_ms = 0;
+    }
+    return eof_;
+  }
+  // A complete line waiting in the buffer is exactly `word` (a CR before '\n' allowed).
+  bool has_line(std::string_view word) const {
+    std::size_t start = 0;
+    for (;;) {
+      const auto nl = pending_.find('\n', start);
+      if (nl == std::string::npos) return false;
+      std::string_view l(pending_.data() + start, nl - start);
+      if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+      if (l == word) return true;
+      start = nl + 1;
     }
   }
 
@@ -495,7 +534,20 @@ class SessionCore {
     d.asked = true;
     const auto until =
         arrived + std::chrono::microseconds(static_cast<std::int64_t>(d.tm.watchdog() * 1000));
-    const bool finished = worker_.wait(*job, until);
+    // Waits in slices, watching the input: end of input (or the game's end word, FINISH) stops
+    // the search at once and no reply is sent (`ending_`), so the agent exits promptly.
+    bool finished = false;
+    for (;;) {
+      finished = worker_.wait(*job, std::min(until, Clock::now() + std::chrono::milliseconds(5)));
+      if (finished || Clock::now() >= until) break;
+      if (in_.fill(0) || (end_word_ && in_.has_line(end_word_))) {
+        job->stop.store(true);
+        overdue_ = job;
+        ending_ = true;
+        d.problem = "the game ended while the strategy was thinking";
+        return d;
+      }
+    }
     const int best = job->best.get();
     const auto best_or_fallback = [&](std::string why) {
       d.problem = std::move(why);
@@ -548,11 +600,12 @@ class SessionCore {
     quiesce(status);
     return status;
   }
-  // Stops every strategy call; ends the process if one does not return within a grace period,
-  // since the objects it uses cannot be destroyed under it.
+  // Stops every strategy call; ends the process if one does not return within a grace period
+  // (short: the judge allows 100 ms from FINISH to exit), since the objects it uses cannot be
+  // destroyed under it.
   void quiesce(int status = 0) {
     worker_.stop_all();
-    if (strategy_dead_ || !worker_.wait_idle(Clock::now() + std::chrono::milliseconds(100))) {
+    if (strategy_dead_ || !worker_.wait_idle(Clock::now() + std::chrono::milliseconds(30))) {
       if (opt_.verbose) note("the strategy did not stop; exiting without waiting for it");
       std::_Exit(status);
     }
@@ -569,6 +622,19 @@ class SessionCore {
   std::shared_ptr<Job> overdue_;  // a call that overran and may still be running
   bool strategy_dead_ = false;    // its thread is parked for good
   bool output_closed_ = false;
+  const char* end_word_ = nullptr;  // a judge line that ends the game (Icebreaking: FINISH)
+  bool ending_ = false;             // input ended or end_word_ came while the strategy thought
+  std::shared_ptr<Job> new_game_;   // the strategy's set-up, waited for before the first answer
+
+  // Lets the strategy finish setting up (a transposition table takes a few ms) before READY/OK,
+  // so that the first move's reply does not wait behind it; at most 25 ms, so READY/OK stays
+  // prompt even when new_game is slow (then the first move gets the fallback, as before).
+  void await_new_game(Clock::time_point arrived) {
+    if (!new_game_) return;
+    const double ms = std::clamp(own_left_ms_ / 10, 0.0, 25.0);
+    worker_.wait(*new_game_, arrived + std::chrono::microseconds(static_cast<std::int64_t>(ms * 1000)));
+    new_game_.reset();
+  }
 };
 
 }  // namespace detail
@@ -588,8 +654,8 @@ class HanpangSession : detail::SessionCore {
     if (opt_.worker_thread && !worker_.threaded())
       note("no thread could be started: the strategy runs without a watchdog");
     // new_game runs before START arrives, so its time is not charged to the bank.
-    worker_.post(std::make_shared<detail::Job>("new_game"),
-                 [this](detail::Job&) { strategy_.new_game(opt_.seed); });
+    new_game_ = std::make_shared<detail::Job>("new_game");
+    worker_.post(new_game_, [this](detail::Job&) { strategy_.new_game(opt_.seed); });
     std::string line;
     bool cut = false;
     detail::Clock::time_point arrived;
@@ -609,6 +675,7 @@ class HanpangSession : detail::SessionCore {
             break;
           }
           started_ = true;
+          await_new_game(arrived);
           send(io::ready());
           charge(arrived);
           break;
@@ -667,6 +734,7 @@ class HanpangSession : detail::SessionCore {
                    st = strat.stats();
                    return c;
                  });
+      if (ending_) return;  // input ended while it thought: no reply, the run ends
       if (!d.problem.empty())
         note("move " + std::to_string(turns_) + ": " + d.problem + "; answered " + d.source);
     }
@@ -693,6 +761,7 @@ class IcebreakingSession : detail::SessionCore {
   IcebreakingSession(IcebreakingStrategy& strategy, SessionOptions options)
       : SessionCore(std::move(options), "icebreaking"), strategy_(strategy) {
     cpu_cap_ms_ = double(opt_.time.cpu_cap_ms);
+    end_word_ = "FINISH";
   }
   ~IcebreakingSession() { quiesce(); }
 
@@ -780,21 +849,23 @@ class IcebreakingSession : detail::SessionCore {
     if (side_known_) return;
     side_known_ = true;
     me_ = me;
-    worker_.post(std::make_shared<detail::Job>("new_game"),
-                 [this](detail::Job&) { strategy_.new_game(board_, me_, opt_.seed); });
+    new_game_ = std::make_shared<detail::Job>("new_game");
+    worker_.post(new_game_, [this](detail::Job&) { strategy_.new_game(board_, me_, opt_.seed); });
   }
 
   void ready(const protocol::icebreaking_io::Command& cmd, detail::Clock::time_point arrived) {
     using protocol::icebreaking_io::Side;
-    if (ready_) {
+    if (ok_sent_) {
       line_note("READY again: ignored");
       return;
     }
-    ready_ = true;
-    send(protocol::icebreaking_io::ok());
-    charge(arrived);
+    if (ready_) line_note("READY after the game began: answering OK");
+    ready_ = ok_sent_ = true;
     if (cmd.side == Side::first) start_game(icebreaking::A);
     if (cmd.side == Side::second) start_game(icebreaking::B);
+    await_new_game(arrived);
+    send(protocol::icebreaking_io::ok());
+    charge(arrived);
   }
 
   void turn(const protocol::icebreaking_io::Command& cmd, detail::Clock::time_point arrived) {
@@ -826,6 +897,7 @@ class IcebreakingSession : detail::SessionCore {
                    st = strat.stats();
                    return c;
                  });
+      if (ending_) return;  // FINISH or end of input while it thought: no reply, the run ends
       if (!d.problem.empty())
         note("move " + std::to_string(turns_) + ": " + d.problem + "; answered " + d.source);
     }
@@ -878,7 +950,7 @@ class IcebreakingSession : detail::SessionCore {
   icebreaking::Position pos_;
   u128 unread_ = 0;  // cells whose board token was missing or unreadable (played as holes)
   int rows_ = 0, declared_holes_ = 0, turns_ = 0;
-  bool board_closed_ = false, ready_ = false, side_known_ = false;
+  bool board_closed_ = false, ready_ = false, side_known_ = false, ok_sent_ = false;
   icebreaking::Player me_ = icebreaking::A;
 };
 

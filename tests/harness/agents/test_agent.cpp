@@ -3,14 +3,20 @@
 // request misbehaves in one chosen way after a number of good moves.
 //
 //   test_agent --game hanpang|icebreaking [--fault KIND] [--after N] [--at-ready] [--ms MS]
-//              [--pidfile FILE] [--burn-children N]
+//              [--pidfile FILE] [--burn-children N] [--mb N] [--tag WORD]
 //   test_agent --config FILE [--check]  (stands in for tactica-agent: plays the config's game
 //                                       well; --check exits 0 at once)
 //
 // KIND: garbage sleep slow burn burn-per-move child-burn setsid-child taken range crash exit
 //       close-stdout flood flood-lines long-line bad-utf8 control crlf deaf early many-children
 //       memhog extra-output
+// Hostile helpers (start-up, then the agent plays well; every helper keeps argv, so --tag finds
+// them in /proc): setsid-burn setsid-mem setsid-spawn fork-bomb (each a child that calls
+// setsid() and double-forks) cgroup-hide (the helper also moves into a sub-group of its own
+// cgroup) stderr-flood (100 MB) sigstop-child;
+// at the chosen move: partial-line sigstop late-read (answers, then reads the command)
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,6 +48,8 @@ struct Options {
   int ms = 50;
   std::string pidfile;
   int burn_children = 0;  // children that burn CPU from the start, whatever the fault
+  int mb = 256;           // setsid-mem: MiB held
+  int delay = 0;          // ms of sleep before every reply, whatever the fault
 };
 
 double cpu_ms() { return 1000.0 * static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
@@ -100,7 +108,13 @@ void misbehave(const Options& o, const std::string& good, const std::string& bad
     say(good + "\r\n");
   else if (f == "extra-output")
     say(good + "\n" + good + "\n");
-  else if (f == "memhog") {
+  else if (f == "partial-line") {
+    say(good.substr(0, good.size() - 1));  // no newline, and not even the whole answer
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+  } else if (f == "sigstop") {
+    ::raise(SIGSTOP);
+    say(good + "\n");
+  } else if (f == "memhog") {
     std::vector<char*> blocks;
     for (int i = 0; i < 4096; ++i) {  // 4 GiB in 1 MiB blocks, every page touched
       char* b = new char[1 << 20];
@@ -114,8 +128,81 @@ void misbehave(const Options& o, const std::string& good, const std::string& bad
   }
 }
 
+// A grandchild that has left the agent's session and process group, whose parent is gone: the
+// classic escape. Runs `body` in it; the agent goes on at once.
+template <class Body>
+void escaped_helper(Body body) {
+  const pid_t c = ::fork();
+  if (c != 0) {
+    if (c > 0) ::waitpid(c, nullptr, 0);
+    return;
+  }
+  ::setsid();
+  if (::fork() != 0) ::_exit(0);
+  ::setsid();  // fails (already a group leader's child? no: a new process, its own session)
+  body();
+  ::_exit(0);
+}
+
+void hold_memory(int mb) {
+  std::vector<char*> blocks;
+  for (int i = 0; i < mb; ++i) {
+    char* b = new char[1 << 20];
+    std::memset(b, 1, 1 << 20);
+    blocks.push_back(b);
+  }
+  for (;;) ::pause();
+}
+
+// Moves this process into a sub-group of its own in every v1 hierarchy whose group is a judge's
+// (tactica-...): a root agent hiding from a kill that reads only its group's cgroup.procs.
+void hide_in_subgroup() {
+  std::ifstream in("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto a = line.find(':'), b = line.find(':', a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    const std::string ctl = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+    if (ctl.empty() || path.find("/tactica-") == std::string::npos) continue;
+    const std::string dir = "/sys/fs/cgroup/" + ctl + path + "/hide-" + std::to_string(::getpid());
+    ::mkdir(dir.c_str(), 0755);
+    std::ofstream(dir + "/cgroup.procs") << "0\n";
+  }
+}
+
 // Faults that act once at start-up.
 void start_faults(const Options& o) {
+  if (o.fault == "cgroup-hide")
+    escaped_helper([] {
+      hide_in_subgroup();
+      burn_forever();
+    });
+  if (o.fault == "setsid-burn") escaped_helper([] { burn_forever(); });
+  if (o.fault == "setsid-mem") escaped_helper([&] { hold_memory(o.mb); });
+  if (o.fault == "setsid-spawn")
+    escaped_helper([] {
+      for (int i = 0; i < 200; ++i)
+        if (::fork() == 0) {
+          ::setsid();
+          for (;;) ::pause();
+        }
+      for (;;) ::pause();
+    });
+  if (o.fault == "fork-bomb")
+    escaped_helper([] {
+      // Doubles every round until killed (at most 2^12 processes, so a judge without a cap
+      // cannot take the machine down in a test).
+      for (int round = 0; round < 12; ++round)
+        if (::fork() < 0) break;
+      for (;;) ::pause();
+    });
+  if (o.fault == "sigstop-child") escaped_helper([] { ::raise(SIGSTOP); });
+  if (o.fault == "stderr-flood") {
+    const std::string chunk(1 << 16, 'e');
+    for (int i = 0; i < 1600; ++i)  // 100 MiB
+      if (std::fwrite(chunk.data(), 1, chunk.size(), stderr) != chunk.size()) break;
+    std::fflush(stderr);
+  }
   for (int i = 0; i < o.burn_children; ++i)
     if (::fork() == 0) burn_forever();
   if (o.fault == "child-burn") {
@@ -137,6 +224,10 @@ void start_faults(const Options& o) {
     // Answers without ever reading a command.
     say(o.game == "hanpang" ? "READY\n" : "OK\n");
     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+  } else if (o.fault == "late-read") {
+    // The first command is sent while we sleep: answer it unread, then read it at once.
+    std::this_thread::sleep_for(std::chrono::milliseconds(o.ms));
+    say(o.game == "hanpang" ? "READY\n" : "OK\n");
   } else if (o.fault == "early") {
     say(o.game == "hanpang" ? "READY\n" : "OK\n");
   }
@@ -144,12 +235,16 @@ void start_faults(const Options& o) {
 
 bool ongoing_fault(const std::string& f) {
   return f == "slow" || f == "burn-per-move" || f == "child-burn" || f == "setsid-child" ||
-         f == "many-children" || f == "early" || f.empty();
+         f == "many-children" || f == "early" || f == "setsid-burn" || f == "setsid-mem" ||
+         f == "setsid-spawn" || f == "fork-bomb" || f == "sigstop-child" ||
+         f == "stderr-flood" || f == "late-read" || f == "cgroup-hide" || f.empty();
 }
 
 // Sends `good`, or the fault when its time has come.
 void reply(const Options& o, int moves_done, bool is_ready, const std::string& good,
            const std::string& bad_cell) {
+  if (o.fault == "late-read" && is_ready) return;  // answered before it was read
+  if (o.delay > 0) std::this_thread::sleep_for(std::chrono::milliseconds(o.delay));
   if (o.fault == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(o.ms));
   if (o.fault == "burn-per-move" && !is_ready) burn_for(o.ms);
   const bool now =
@@ -253,6 +348,12 @@ int main(int argc, char** argv) {
       o.ms = std::atoi(next().c_str());
     else if (a == "--pidfile")
       o.pidfile = next();
+    else if (a == "--mb")
+      o.mb = std::atoi(next().c_str());
+    else if (a == "--delay")
+      o.delay = std::atoi(next().c_str());
+    else if (a == "--tag")
+      next();  // only marks the processes (and their children) in /proc
     else if (a == "--burn-children")
       o.burn_children = std::atoi(next().c_str());
     else if (a == "--check")  // as tactica-agent --check: the config is fine

@@ -1,0 +1,269 @@
+// Hostile agents, judged in both accounting modes (a cgroup per agent, and /proc with a keeper
+// subreaper, forced by Accounting::proc): helpers that call setsid() and double-fork to escape
+// the CPU cap, the memory limit and the process cap, a fork bomb, 100 MB of stderr, a partial
+// line, closed stdout, SIGSTOP, an answer before the command is read. Each gets its verdict,
+// and after every game nothing the agent started is alive: no process with the game's tag in
+// its command line, no child of this process, no cgroup left.
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+
+#include "harness_test_util.hpp"
+#include "process/cgroup.hpp"
+
+using namespace tactica::harness;
+using namespace harness_test;
+
+namespace {
+
+std::atomic<int> g_tag_seq{0};
+
+// A word no other process on the machine has in its command line.
+std::string new_tag() {
+  return "hostile-" + std::to_string(::getpid()) + "-" + std::to_string(g_tag_seq++);
+}
+
+// Processes whose command line holds `tag` (this process excluded).
+int alive_with_tag(const std::string& tag) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || name[0] < '0' || name[0] > '9') continue;
+    if (std::stoi(name) == ::getpid()) continue;
+    std::ifstream in(e.path() / "cmdline", std::ios::binary);
+    const std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmd.find(tag) != std::string::npos) ++n;
+  }
+  return n;
+}
+
+// cgroups this process made and did not remove (tactica-<pid>-<n>, anywhere below the mounts).
+int leftover_cgroups() {
+  int n = 0;
+  const std::string prefix = "tactica-" + std::to_string(::getpid()) + "-";
+  std::error_code ec;
+  for (const char* root : {"/sys/fs/cgroup"}) {
+    for (auto it = std::filesystem::recursive_directory_iterator(
+             root, std::filesystem::directory_options::skip_permission_denied, ec);
+         it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      if (!it->is_directory(ec)) {
+        continue;
+      }
+      if (it->path().filename().string().rfind(prefix, 0) == 0) ++n;
+      if (it.depth() > 4) it.disable_recursion_pending();
+    }
+  }
+  return n;
+}
+
+bool cgroups_available() {
+  static const bool ok = [] {
+    std::string why;
+    auto g = Cgroup::create(64 << 20, 64, why);
+    if (!g) MESSAGE("no cgroup can be made here (" << why << "): cgroup mode skipped");
+    return g != nullptr;
+  }();
+  return ok;
+}
+
+struct Mode {
+  Accounting accounting;
+  const char* name;
+};
+
+// The modes to run: proc always, cgroup where the machine allows it.
+std::vector<Mode> modes() {
+  std::vector<Mode> m{{Accounting::proc, "proc"}};
+  if (cgroups_available()) m.insert(m.begin(), {Accounting::cgroup, "cgroup"});
+  return m;
+}
+
+Limits hostile_limits(Accounting a) {
+  Limits l = limits(5000, 300);
+  l.process.accounting = a;
+  l.process.memory_bytes = std::uint64_t{128} << 20;
+  l.process.max_processes = 16;
+  return l;
+}
+
+void check_mode(const std::string& got, const Mode& m) {
+  if (m.accounting == Accounting::proc)
+    CHECK(got == "proc");
+  else
+    CHECK(got.rfind("cgroup-v", 0) == 0);
+}
+
+void check_nothing_left(const std::string& tag) {
+  CHECK(alive_with_tag(tag) == 0);
+  CHECK(child_count() == 0);
+  CHECK(leftover_cgroups() == 0);
+}
+
+// Icebreaking: a slow but correct first side (about 40 ms a move, so the game lasts over a
+// second) against the hostile second side.
+IcebreakingResult against_slow(const Mode& m, const std::string& tag,
+                               std::vector<std::string> args, Limits l) {
+  const auto slow = agent("icebreaking", {"--fault", "slow", "--ms", "40", "--tag", tag}, "slow");
+  args.push_back("--tag");
+  args.push_back(tag);
+  auto r = judge_icebreaking(slow, agent("icebreaking", args, "hostile"), 3, l, {nullptr, true});
+  check_mode(r.accounting, m);
+  CHECK(r.replay["result"]["accounting"] == r.accounting);
+  check_nothing_left(tag);
+  return r;
+}
+
+HanpangResult hanpang_run(const Mode& m, const std::string& tag, std::vector<std::string> args,
+                          Limits l) {
+  args.push_back("--tag");
+  args.push_back(tag);
+  auto r = judge_hanpang(agent("hanpang", args, "hostile"), 7, l);
+  check_mode(r.accounting, m);
+  check_nothing_left(tag);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("escape: burning CPU: CPU_LIMIT") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    const Limits l = hostile_limits(m.accounting);
+      const auto r = against_slow(m, new_tag(), {"--fault", "setsid-burn"}, l);
+      CHECK(r.verdict == "CPU_LIMIT");
+      CHECK(r.loser == 1);
+      CHECK(r.cpu_ms[1] > 300);
+  }
+}
+
+TEST_CASE("escape: a helper that hides in a sub-group of its cgroup is still charged and killed") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    const Limits l = hostile_limits(m.accounting);
+    const auto r = against_slow(m, new_tag(), {"--fault", "cgroup-hide"}, l);
+    CHECK(r.verdict == "CPU_LIMIT");
+    CHECK(r.loser == 1);
+  }
+}
+
+TEST_CASE("escape: holding 200 MiB against a 128 MiB limit: RUNTIME_ERROR") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    const Limits l = hostile_limits(m.accounting);
+      const auto r = against_slow(m, new_tag(), {"--fault", "setsid-mem", "--mb", "200"}, l);
+      CHECK(r.verdict == "RUNTIME_ERROR");
+      CHECK(r.loser == 1);
+      CHECK(contains(r.detail, "over the 128 MiB limit"));
+  }
+}
+
+TEST_CASE("escape: spawning 200 processes against a cap of 16: RUNTIME_ERROR") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    const Limits l = hostile_limits(m.accounting);
+      const auto r = against_slow(m, new_tag(), {"--fault", "setsid-spawn"}, l);
+      CHECK(r.verdict == "RUNTIME_ERROR");
+      CHECK(r.loser == 1);
+      CHECK(contains(r.detail, "more than 16 processes"));
+  }
+}
+
+TEST_CASE("escape: a fork bomb: RUNTIME_ERROR") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    const Limits l = hostile_limits(m.accounting);
+      const auto r = against_slow(m, new_tag(), {"--fault", "fork-bomb"}, l);
+      CHECK(r.verdict == "RUNTIME_ERROR");
+      CHECK(r.loser == 1);
+      CHECK(contains(r.detail, "more than 16 processes"));
+  }
+}
+
+TEST_CASE("escape: a stopped helper (SIGSTOP) does not outlive the game") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    const Limits l = hostile_limits(m.accounting);
+      const auto r = against_slow(m, new_tag(), {"--fault", "sigstop-child"}, l);
+      CHECK(r.verdict == "FINISHED");
+  }
+}
+
+TEST_CASE("escape: Hanpang: a CPU burner is counted (no cap) and killed") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    const Limits l = hostile_limits(m.accounting);
+      const auto r =
+          hanpang_run(m, new_tag(), {"--fault", "setsid-burn", "--delay", "5"}, l);
+      CHECK((r.verdict == "OVERFLOW" || r.verdict == "MAX_ACTIONS"));
+      CHECK(r.cpu_ms > 50);
+  }
+}
+
+TEST_CASE("output: 100 MB of stderr: the game goes on, stderr is drained") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    Limits l = hostile_limits(m.accounting);
+    l.bank_ms = 600;  // the waits below cost at most this
+      const auto r = hanpang_run(m, new_tag(), {"--fault", "stderr-flood"}, l);
+      CHECK((r.verdict == "OVERFLOW" || r.verdict == "MAX_ACTIONS"));
+  }
+}
+
+TEST_CASE("output: a partial line, then sleep: TIME_LIMIT") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    Limits l = hostile_limits(m.accounting);
+    l.bank_ms = 600;  // the waits below cost at most this
+      const auto r = hanpang_run(m, new_tag(), {"--fault", "partial-line", "--after", "2"}, l);
+      CHECK(r.verdict == "TIME_LIMIT");
+      CHECK(r.actions == 2);
+  }
+}
+
+TEST_CASE("output: closing stdout: RUNTIME_ERROR") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    Limits l = hostile_limits(m.accounting);
+    l.bank_ms = 600;  // the waits below cost at most this
+      const auto r = hanpang_run(m, new_tag(), {"--fault", "close-stdout", "--after", "2"}, l);
+      CHECK(r.verdict == "RUNTIME_ERROR");
+  }
+}
+
+TEST_CASE("output: SIGSTOP on itself: TIME_LIMIT, and the stopped agent is killed") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    Limits l = hostile_limits(m.accounting);
+    l.bank_ms = 600;  // the waits below cost at most this
+      const auto r = hanpang_run(m, new_tag(), {"--fault", "sigstop", "--after", "2"}, l);
+      CHECK(r.verdict == "TIME_LIMIT");
+  }
+}
+
+TEST_CASE("output: an answer to a command it never reads: INVALID") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    Limits l = hostile_limits(m.accounting);
+    l.bank_ms = 600;  // the waits below cost at most this
+      const auto r = hanpang_run(m, new_tag(), {"--fault", "deaf"}, l);
+      CHECK(r.verdict == "INVALID");
+      CHECK((contains(r.detail, "before reading") || contains(r.detail, "before the command")));
+  }
+}
+
+TEST_CASE("output: an answer given before the command is read, read right after: best effort") {
+  for (const Mode& m : modes()) {
+    CAPTURE(m.name);
+    Limits l = hostile_limits(m.accounting);
+    l.bank_ms = 600;  // the waits below cost at most this
+      // docs/HARNESS.md: the judge can only see bytes still unread when it looks; an agent that
+      // reads right after answering may pass. Either way the run is judged and nothing is left.
+      const auto r = hanpang_run(m, new_tag(), {"--fault", "late-read", "--ms", "30"}, l);
+      CHECK((r.verdict == "INVALID" || r.verdict == "OVERFLOW" || r.verdict == "MAX_ACTIONS"));
+  }
+}
