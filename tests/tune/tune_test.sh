@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # tune_test.sh PART BIN SYNTH_PLUGIN_DIR SRC_DIR WORK_DIR — `tactica tune` end to end with the
 # synth test plugin (synthplug.cpp: strength a known function of x, y, n, best at 7, -1, 12).
+# Runs compared game for game use --node-budget (synth ignores it, but the agent then plays
+# without a clock, so a loaded machine cannot make its watchdog answer for it).
 #   optimum   SPSA and CMA-ES, both games, reach the optimum from (2, 3, 30)
 #   resume    a run stopped (SIGTERM) again and again and resumed gives the same history as an
 #             uninterrupted one; a second run on a directory in use is refused
@@ -57,7 +59,7 @@ converges() {  # NAME ARGS...: a run from the start (distance 0.707) must end wi
 
 case $part in
 optimum)
-  P=(-p x -p y -p n --seeds 1-200)
+  P=(-p x -p y -p n --seeds 1-200 --node-budget 1000)
   converges spsa-hanpang --agent "$cfg/synth-hanpang.toml" "${P[@]}" --batch 4 -n 150 \
     --plot plots/spsa-hanpang.svg
   python3 - plots/spsa-hanpang.svg <<'PY' || fail "the plot is not a well-formed SVG with a line per parameter"
@@ -77,7 +79,7 @@ PY
 resume)
   for m in spsa cmaes; do
     args=(--agent "$cfg/synth-icebreaking.toml" -p x -p y=-5:5 -p n=0:40 --seeds 1-50 --batch 3
-          -n 12 --method "$m" --seed 7 --no-progress -j 2)
+          -n 12 --method "$m" --seed 7 --node-budget 1000 --no-progress -j 2)
     "$tactica" tune "${args[@]}" -o "$m-whole" > /dev/null 2>&1 || fail "$m-whole failed"
     "$tactica" tune "${args[@]}" -o "$m-cut" > /dev/null 2>&1 &
     pid=$!
@@ -170,14 +172,14 @@ bad)
 parallel)
   command -v parallel > /dev/null || fail "GNU parallel is not installed (scripts/setup.sh --tests)"
   args=(--agent "$cfg/synth-hanpang.toml" -p x -p y -p n --seeds 1-40 --batch 4 -n 8 --seed 3
-        --no-progress)
+        --node-budget 1000 --no-progress)
   "$tactica" tune "${args[@]}" -o local -j 2 > /dev/null 2>&1 || fail "local run failed"
   "$tactica" tune "${args[@]}" -o gnu --sshlogin : -j 2 > gnu.out 2> gnu.err ||
     fail "parallel run failed: $(tail -2 gnu.err)"
   grep -q "GNU parallel -S :" gnu.err || fail "the run did not say it used GNU parallel"
   same local gnu || fail "GNU parallel's history differs from local workers'"
   args=(--agent "$cfg/synth-icebreaking.toml" -p x -p n --seeds 1-40 --batch 2 -n 5 --method cmaes
-        --no-progress)
+        --node-budget 1000 --no-progress)
   "$tactica" tune "${args[@]}" -o local-i -j 2 > /dev/null 2>&1 || fail "local icebreaking run failed"
   "$tactica" tune "${args[@]}" -o gnu-i --sshlogin : -j 2 > /dev/null 2>&1 || fail "parallel icebreaking run failed"
   same local-i gnu-i || fail "GNU parallel's Icebreaking history differs"
