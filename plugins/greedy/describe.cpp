@@ -1,7 +1,24 @@
-// The greedy plugin's descriptor.
+// The greedy plugin's descriptor and its parameter tables (greedy/params.hpp).
+#include "greedy/params.hpp"
 #include "greedy/plugin.hpp"
 
 namespace tactica::plugins::greedy {
+
+const ParamTable<HanpangConfig>& hanpang_table() {
+  using C = HanpangConfig;
+  static const ParamTable<C> table{
+      {"flat_ties", &C::flat_ties, 0, 1,
+       "equal sizes: prefer the lower, flatter board after the move (off: lowest cell)"}};
+  return table;
+}
+
+const ParamTable<IcebreakingConfig>& icebreaking_table() {
+  using C = IcebreakingConfig;
+  static const ParamTable<C> table{
+      {"reply_ties", &C::reply_ties, 0, 1,
+       "equal gains: prefer the move leaving the opponent the smallest best gain (off: lowest cell)"}};
+  return table;
+}
 
 PluginInfo describe() {
   PluginInfo info;
@@ -9,12 +26,8 @@ PluginInfo describe() {
   info.version = "1.0.0";
   info.summary = "largest safe group now (Hanpang); largest immediate gain with captures (Icebreaking)";
   info.plays_hanpang = info.plays_icebreaking = true;
-  info.hanpang_params = {
-      {"flat_ties", ParamType::boolean, 1, 0, 1,
-       "equal sizes: prefer the lower, flatter board after the move (off: lowest cell)"}};
-  info.icebreaking_params = {
-      {"reply_ties", ParamType::boolean, 1, 0, 1,
-       "equal gains: prefer the move leaving the opponent the smallest best gain (off: lowest cell)"}};
+  info.hanpang_params = hanpang_table().specs();
+  info.icebreaking_params = icebreaking_table().specs();
   return info;
 }
 
