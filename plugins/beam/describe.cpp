@@ -73,16 +73,10 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
 }
 
 PluginInfo describe() {
-  PluginInfo info;
-  info.name = "beam";
-  info.version = "1.0.0";
-  info.summary =
-      "beam search on sampled future rows (Hanpang); beam over our moves vs greedy replies "
-      "(Icebreaking)";
-  info.plays_hanpang = info.plays_icebreaking = true;
-  info.hanpang_params = hanpang_table().specs();
-  info.icebreaking_params = icebreaking_table().specs();
-  return info;
+  return describe_plugin("beam", "1.0.0",
+                         "beam search on sampled future rows (Hanpang); beam over our moves vs "
+                         "greedy replies (Icebreaking)",
+                         hanpang_table(), icebreaking_table());
 }
 
 }  // namespace tactica::plugins::beam

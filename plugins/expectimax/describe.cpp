@@ -62,15 +62,10 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
 }
 
 PluginInfo describe() {
-  PluginInfo info;
-  info.name = "expectimax";
-  info.version = "1.0.0";
-  info.summary =
-      "expectimax over sampled rows (Hanpang); alpha-beta with TT and exact endgame (Icebreaking)";
-  info.plays_hanpang = info.plays_icebreaking = true;
-  info.hanpang_params = hanpang_table().specs();
-  info.icebreaking_params = icebreaking_table().specs();
-  return info;
+  return describe_plugin("expectimax", "1.0.0",
+                         "expectimax over sampled rows (Hanpang); alpha-beta with TT and exact "
+                         "endgame (Icebreaking)",
+                         hanpang_table(), icebreaking_table());
 }
 
 }  // namespace tactica::plugins::expectimax

@@ -21,14 +21,10 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
 }
 
 PluginInfo describe() {
-  PluginInfo info;
-  info.name = "greedy";
-  info.version = "1.0.0";
-  info.summary = "largest safe group now (Hanpang); largest immediate gain with captures (Icebreaking)";
-  info.plays_hanpang = info.plays_icebreaking = true;
-  info.hanpang_params = hanpang_table().specs();
-  info.icebreaking_params = icebreaking_table().specs();
-  return info;
+  return describe_plugin(
+      "greedy", "1.0.0",
+      "largest safe group now (Hanpang); largest immediate gain with captures (Icebreaking)",
+      hanpang_table(), icebreaking_table());
 }
 
 }  // namespace tactica::plugins::greedy

@@ -49,14 +49,10 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
 }
 
 PluginInfo describe() {
-  PluginInfo info;
-  info.name = "mcts";
-  info.version = "1.0.0";
-  info.summary = "Monte Carlo tree search: sampled-row UCT (Hanpang), UCT with MCTS-Solver (Icebreaking)";
-  info.hanpang_params = hanpang_table().specs();
-  info.icebreaking_params = icebreaking_table().specs();
-  info.plays_hanpang = info.plays_icebreaking = true;
-  return info;
+  return describe_plugin("mcts", "1.0.0",
+                         "Monte Carlo tree search: sampled-row UCT (Hanpang), UCT with MCTS-Solver "
+                         "(Icebreaking)",
+                         hanpang_table(), icebreaking_table());
 }
 
 std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {

@@ -9,7 +9,7 @@
 //       {"width", &Config::width, 1, 2000, "beam width"},
 //       {"mix", &Config::mix, 0, 1, "weight of the second opinion"},
 //       {"w_tile", &Config::w, &Weights::tile, -100, 100, "eval: per tile"}};  // a nested field
-//   info.hanpang_params = table.specs();   // describe()
+//   info.hanpang_params = table.specs();   // describe(), or describe_plugin(...) below
 //   const Config c = table.read(params);   // make_hanpang()
 //
 // Standard library only: this header goes into fused submissions.
@@ -111,5 +111,20 @@ class ParamTable {
  private:
   std::vector<Entry> entries_;
 };
+
+// The descriptor of a plugin that plays both games, its parameters those of its two tables.
+template <class HanpangConfig, class IcebreakingConfig>
+PluginInfo describe_plugin(std::string name, std::string version, std::string summary,
+                           const ParamTable<HanpangConfig>& hanpang,
+                           const ParamTable<IcebreakingConfig>& icebreaking) {
+  PluginInfo info;
+  info.name = std::move(name);
+  info.version = std::move(version);
+  info.summary = std::move(summary);
+  info.plays_hanpang = info.plays_icebreaking = true;
+  info.hanpang_params = hanpang.specs();
+  info.icebreaking_params = icebreaking.specs();
+  return info;
+}
 
 }  // namespace tactica
