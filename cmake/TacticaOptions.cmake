@@ -11,6 +11,18 @@ if(TACTICA_SANITIZE)
   target_link_options(tactica_options INTERFACE -fsanitize=address,undefined)
 endif()
 
+# tactica_add_subdirectories(): add_subdirectory() for every folder of the current source folder
+# that has a CMakeLists.txt (plugins/, tests/: a new one is picked up without other edits). A
+# macro, so the folders are added from the caller's scope.
+macro(tactica_add_subdirectories)
+  file(GLOB _tactica_subdirs LIST_DIRECTORIES true CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*)
+  foreach(_tactica_dir IN LISTS _tactica_subdirs)
+    if(IS_DIRECTORY ${_tactica_dir} AND EXISTS ${_tactica_dir}/CMakeLists.txt)
+      add_subdirectory(${_tactica_dir})
+    endif()
+  endforeach()
+endmacro()
+
 # tactica_add_plugin(NAME SOURCES impl.cpp... EXPORT plugin.cpp)
 #   tactica_<name>_impl: the strategy as a static library (PIC), for static links, the arena
 #                        and fuse; tactica_<name>: the module build/<preset>/plugins/libtactica_<name>.so,

@@ -6,9 +6,13 @@
 #include "judge/judge.hpp"
 #include "judge/reply.hpp"
 #include "tactica/hanpang.hpp"
+#include "tactica/protocol.hpp"
 
 namespace tactica::harness {
 namespace {
+
+namespace io = protocol::hanpang_io;
+namespace words = protocol::words;
 
 nlohmann::json board_lines(const hanpang::State& st) {
   nlohmann::json lines = nlohmann::json::array();
@@ -35,7 +39,7 @@ double round2(double v) { return std::round(v * 100.0) / 100.0; }
 
 // Checks a PANG answer against the board. Empty if it is a legal action.
 std::string check_pang(const std::string& line, const hanpang::State& st, int& r, int& c) {
-  if (auto e = reply::parse_word_int_int(line, reply::kPang, r, c); !e.empty()) return e;
+  if (auto e = reply::parse_word_int_int(line, words::kPang, r, c); !e.empty()) return e;
   if (r < 1 || r > hanpang::kRows)
     return "'" + line + "': row " + std::to_string(r) + " out of range 1.." +
            std::to_string(hanpang::kRows);
@@ -68,9 +72,9 @@ HanpangResult judge_hanpang(const AgentSpec& agent, std::uint64_t seed, const Li
   const TickCheck check = [&](bool answered) { return process_check(seat, limits, answered); };
 
   double failed_elapsed = 0;
-  Answer a = exchange(seat, reply::kStart, log, limits, control, check);
+  Answer a = exchange(seat, io::start(), log, limits, control, check);
   if (!a.fault)
-    if (auto e = reply::expect_word(a.line, reply::kReady); !e.empty()) a.fault = {0, "INVALID", e};
+    if (auto e = reply::expect_word(a.line, words::kReady); !e.empty()) a.fault = {0, "INVALID", e};
   if (a.fault) {
     res.verdict = a.fault.verdict;
     res.detail = "READY: " + a.fault.detail;
@@ -85,7 +89,7 @@ HanpangResult judge_hanpang(const AgentSpec& agent, std::uint64_t seed, const Li
       nlohmann::json before = control.replay ? board_lines(st) : nlohmann::json();
       const int n = st.actions + 1;
       const long remaining = static_cast<long>(std::floor(seat.bank_ms));
-      a = exchange(seat, reply::turn_hanpang(remaining, row.str()), log, limits, control, check);
+      a = exchange(seat, io::turn(remaining, row), log, limits, control, check);
       int r = 0, c = 0;
       if (!a.fault)
         if (auto e = check_pang(a.line, st, r, c); !e.empty()) a.fault = {0, "INVALID", e};

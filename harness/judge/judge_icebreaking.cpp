@@ -6,11 +6,14 @@
 #include "judge/judge.hpp"
 #include "judge/reply.hpp"
 #include "tactica/icebreaking.hpp"
+#include "tactica/protocol.hpp"
 
 namespace tactica::harness {
 namespace {
 
 namespace ice = icebreaking;
+namespace io = protocol::icebreaking_io;
+namespace words = protocol::words;
 
 const char* side_name(int i) { return i == 0 ? "first" : "second"; }
 
@@ -47,7 +50,7 @@ nlohmann::json cells_json(u128 set) {
 // Checks a MOVE answer against the position. Empty if it is a legal move.
 std::string check_move(const std::string& line, const ice::Board& b, const ice::Position& p, int& r,
                        int& c) {
-  if (auto e = reply::parse_word_int_int(line, reply::kMove, r, c); !e.empty()) return e;
+  if (auto e = reply::parse_word_int_int(line, words::kMove, r, c); !e.empty()) return e;
   if (r < 0 || r >= ice::kSize || c < 0 || c >= ice::kSize)
     return "'" + line + "': (" + std::to_string(r) + ", " + std::to_string(c) +
            ") is off the board (0..8)";
@@ -116,10 +119,10 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
       if (!notify(seats[i], board.line(r), log))
         fault = {i, "RUNTIME_ERROR", stopped_detail(seats[i], "closed its input")};
     if (fault) break;
-    Answer a = exchange(seats[i], i == 0 ? reply::kReadyFirst : reply::kReadySecond, log, limits,
+    Answer a = exchange(seats[i], io::ready(i == 0 ? io::Side::first : io::Side::second), log, limits,
                         control, tick_for(i));
     if (!a.fault)
-      if (auto e = reply::expect_word(a.line, reply::kOk); !e.empty()) a.fault = {i, "INVALID", e};
+      if (auto e = reply::expect_word(a.line, words::kOk); !e.empty()) a.fault = {i, "INVALID", e};
     if (a.fault) {
       fault = a.fault;
       if (a.fault.seat == i) failed_elapsed[i] = a.elapsed_ms;
@@ -136,8 +139,8 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
     Seat& other = seats[1 - m];
     const int n = pos.ply + 1;
     Answer a = exchange(me,
-                        reply::turn_icebreaking(static_cast<long>(std::floor(me.bank_ms)),
-                                                static_cast<long>(std::floor(other.bank_ms))),
+                        io::turn(static_cast<long>(std::floor(me.bank_ms)),
+                                 static_cast<long>(std::floor(other.bank_ms))),
                         log, limits, control, tick_for(m));
     int r = 0, c = 0;
     if (!a.fault)
@@ -166,7 +169,7 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
            {"cpu_ms", {std::lround(seats[0].proc->cpu_ms()), std::lround(seats[1].proc->cpu_ms())}},
            {"after", board_lines(board, pos)}});
     }
-    const bool sent = notify(other, reply::opp(r, c, std::lround(a.elapsed_ms)), log);
+    const bool sent = notify(other, io::opp(ice::cell(r, c), std::lround(a.elapsed_ms)), log);
     if (!sent && !pos.over()) {
       fault = {1 - m, "RUNTIME_ERROR", stopped_detail(other, "closed its input")};
       where = "after move " + std::to_string(n);
@@ -175,7 +178,7 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
 
   // Step 3. FINISH to whoever still listens, a moment to exit, then the trees are killed and
   // their CPU read from the rusage: a FINISHED game can still be lost by CPU_LIMIT here.
-  for (auto& s : seats) notify(s, reply::kFinish, log);
+  for (auto& s : seats) notify(s, io::finish(), log);
   const auto exit_wait = std::chrono::milliseconds(fault ? 20 : 100);
   const auto until = Clock::now() + exit_wait;
   for (auto& s : seats)

@@ -5,19 +5,6 @@
 
 namespace tactica::harness::reply {
 
-std::string turn_hanpang(long remaining_ms, std::string_view row) {
-  return std::string(kTurn) + " " + std::to_string(remaining_ms) + " " + std::string(row);
-}
-
-std::string turn_icebreaking(long my_ms, long opp_ms) {
-  return std::string(kTurn) + " " + std::to_string(my_ms) + " " + std::to_string(opp_ms);
-}
-
-std::string opp(int r, int c, long time_ms) {
-  return std::string(kOpp) + " " + std::to_string(r) + " " + std::to_string(c) + " " +
-         std::to_string(time_ms);
-}
-
 namespace {
 
 const char* control_name(unsigned char b) {

@@ -1,5 +1,6 @@
-// reply.hpp — the judge's side of both protocols: the lines it sends and the strict checks of
-// what an agent answers (the platform's "output that does not match the format").
+// reply.hpp — the strict checks of what an agent answers (the platform's "output that does not
+// match the format"). The words and the lines the judge sends are tactica/protocol.hpp's, the
+// codec the agent speaks too (protocol::words, protocol::hanpang_io::turn, ...).
 //
 // An answer is valid only if it is exactly the expected words and integers separated by single
 // spaces: no leading or trailing blanks, no CR, no other control byte, valid UTF-8 (any
@@ -10,23 +11,9 @@
 #include <string>
 #include <string_view>
 
+#include "tactica/protocol.hpp"
+
 namespace tactica::harness::reply {
-
-// ---- what the judge writes ------------------------------------------------------------------
-inline constexpr std::string_view kStart = "START";
-inline constexpr std::string_view kReady = "READY";
-inline constexpr std::string_view kTurn = "TURN";
-inline constexpr std::string_view kPang = "PANG";
-inline constexpr std::string_view kReadyFirst = "READY FIRST";
-inline constexpr std::string_view kReadySecond = "READY SECOND";
-inline constexpr std::string_view kOk = "OK";
-inline constexpr std::string_view kMove = "MOVE";
-inline constexpr std::string_view kOpp = "OPP";
-inline constexpr std::string_view kFinish = "FINISH";
-
-std::string turn_hanpang(long remaining_ms, std::string_view row);  // TURN 4991 12312312
-std::string turn_icebreaking(long my_ms, long opp_ms);              // TURN 4990 5000
-std::string opp(int r, int c, long time_ms);                        // OPP 4 4 10
 
 // ---- checks of what the agent writes --------------------------------------------------------
 

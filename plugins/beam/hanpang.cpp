@@ -17,6 +17,7 @@
 #include <cstring>
 #include <vector>
 
+#include "beam/params.hpp"
 #include "beam/plugin.hpp"
 #include "common/hanpang_eval.hpp"
 
@@ -27,26 +28,7 @@ namespace hanpang_beam {
 using namespace tactica::hanpang;
 using common::HanpangWeights;
 
-struct Config {
-  int width = 64;        // widest beam; narrower when the time or budget would not allow
-  int depth = 8;         // our moves ahead
-  int max_samples = 32;  // sampled futures per move at most
-  int min_samples = 2;   // the width is cut so that about this many samples fit the budget
-  bool phantom = true;   // one search with phantom rows (unknown colours) instead of samples
-  // Second opinion (phantom mode): the op_k best root moves are searched again on op_samples
-  // sampled next rows (the row the next decision will see), each followed by a phantom beam of
-  // op_depth moves; a root's value becomes op_mix * (mean over the rows) + (1 - op_mix) * phantom.
-  int op_k = 6;
-  int op_samples = 4;
-  int op_width = 32;
-  int op_depth = 6;
-  double op_mix = 0.5;
-  double op_share = 0.8;  // share of the budget/time planned for the second opinion
-  int op_rows = 1;      // sampled rows in the second opinion (beyond them: phantom rows), 1..5
-  bool op_cycle = false;  // second opinion: rows in threes, colours cycled (stratified)
-  int lift_layers = 0;  // phantom rows lift the board only in the first this many layers (0: all)
-  HanpangWeights w;
-};
+using Config = HanpangConfig;  // beam/params.hpp
 
 struct Node {
   State st;
@@ -403,40 +385,7 @@ class BeamHanpang final : public HanpangStrategy {
 }  // namespace hanpang_beam
 
 std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
-  using namespace hanpang_beam;
-  Config c;
-  c.width = static_cast<int>(p.integer("width"));
-  c.depth = static_cast<int>(p.integer("depth"));
-  c.max_samples = static_cast<int>(p.integer("samples"));
-  c.min_samples = static_cast<int>(p.integer("min_samples"));
-  c.phantom = p.boolean("phantom");
-  c.op_k = static_cast<int>(p.integer("op_k"));
-  c.op_samples = static_cast<int>(p.integer("op_samples"));
-  c.op_width = static_cast<int>(p.integer("op_width"));
-  c.op_depth = static_cast<int>(p.integer("op_depth"));
-  c.op_mix = p.real("op_mix");
-  c.op_share = p.real("op_share");
-  c.lift_layers = static_cast<int>(p.integer("lift_layers"));
-  c.op_rows = static_cast<int>(p.integer("op_rows"));
-  c.op_cycle = p.boolean("op_cycle");
-  c.w.group_sq = p.real("w_group_sq");
-  c.w.group_lin = p.real("w_group_lin");
-  c.w.singleton = p.real("w_singleton");
-  c.w.group = p.real("w_group");
-  c.w.vgap = p.real("w_vgap");
-  c.w.hgap = p.real("w_hgap");
-  c.w.tile = p.real("w_tile");
-  c.w.danger = p.real("w_danger");
-  c.w.danger_from = static_cast<int>(p.integer("danger_from"));
-  c.w.endgame = static_cast<int>(p.integer("endgame"));
-  c.w.max_sq = p.real("w_max_sq");
-  c.w.group_pow = p.real("group_pow");
-  c.w.bridge_sq = p.real("w_bridge_sq");
-  c.w.colour_sq = p.real("w_colour_sq");
-  c.w.collapse_sq = p.real("w_collapse_sq");
-  c.w.reserve_sq = p.real("w_reserve_sq");
-  c.w.bump = p.real("w_bump");
-  return std::make_unique<BeamHanpang>(c);
+  return std::make_unique<hanpang_beam::BeamHanpang>(hanpang_table().read(p));
 }
 
 }  // namespace tactica::plugins::beam

@@ -2,6 +2,7 @@
 // (common/icebreaking_beam.hpp has the search and how it works).
 #include <algorithm>
 
+#include "beam/params.hpp"
 #include "beam/plugin.hpp"
 #include "common/icebreaking_beam.hpp"
 
@@ -30,12 +31,8 @@ class BeamIcebreaking final : public IcebreakingStrategy {
 
 std::unique_ptr<IcebreakingStrategy> make_icebreaking(const Params& p) {
   using namespace icebreaking_beam;
-  common::ice::ModelBeamConfig c;
-  c.width = static_cast<int>(p.integer("width"));
-  c.max_width = std::max(c.width, static_cast<int>(p.integer("max_width")));
-  c.depth = static_cast<int>(p.integer("depth"));
-  c.residual = p.boolean("residual");
-  c.reply_ties = p.boolean("reply_ties");
+  IcebreakingConfig c = icebreaking_table().read(p);
+  c.max_width = std::max(c.width, c.max_width);
   return std::make_unique<BeamIcebreaking>(c);
 }
 

@@ -51,6 +51,7 @@ struct HanpangWeights {
                                 // colour saved for one giant group (SameGame's tabu colour)
   double bump = 0.0;            // per (h_c - h_c+1)^2 over adjacent columns (an uneven skyline
                                 // puts the danger in few columns)
+  bool operator==(const HanpangWeights&) const = default;
 };
 
 // The best weights measured with the beam plugin's phantom-row search (docs/STRATEGIES.md): hold

@@ -42,6 +42,7 @@ struct ModelBeamConfig {
   int depth = 40;
   bool residual = false;  // leaves valued with the alternating sum of the ice left
   bool reply_ties = true;  // the predicted reply breaks ties as the greedy plugin does
+  bool operator==(const ModelBeamConfig&) const = default;
 };
 
 struct ModelBeamNode {

@@ -1,26 +1,15 @@
 // The expectimax plugin's Hanpang strategy: a thin wrapper over HanpangSearch.
 #include "expectimax/hanpang_search.hpp"
+#include "expectimax/params.hpp"
 #include "expectimax/plugin.hpp"
 
 namespace tactica::plugins::expectimax {
 
 namespace {
 
-HanpangParams hanpang_params(const Params& p) {
-  HanpangParams q;
-  q.max_depth = static_cast<int>(p.integer("depth"));
-  q.width = static_cast<int>(p.integer("width"));
-  q.root_width = static_cast<int>(p.integer("root_width"));
-  q.samples = static_cast<int>(p.integer("samples"));
-  q.iter_start = p.real("iter_start");
-  q.weights.danger = p.real("danger");
-  q.weights.group_sq = p.real("group_sq");
-  return q;
-}
-
 class HanpangStrategyImpl final : public HanpangStrategy {
  public:
-  explicit HanpangStrategyImpl(const Params& p) : search_(hanpang_params(p)) {}
+  explicit HanpangStrategyImpl(const HanpangConfig& c) : search_(c) {}
   void new_game(std::uint64_t seed) override { search_.new_game(seed); }
   int choose(const hanpang::State& s, const SearchLimits& limits, BestMove& best) override {
     auto r = search_.run(s, limits, &best);
@@ -39,7 +28,7 @@ class HanpangStrategyImpl final : public HanpangStrategy {
 }  // namespace
 
 std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
-  return std::make_unique<HanpangStrategyImpl>(p);
+  return std::make_unique<HanpangStrategyImpl>(hanpang_table().read(p));
 }
 
 }  // namespace tactica::plugins::expectimax

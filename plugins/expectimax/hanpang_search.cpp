@@ -22,6 +22,26 @@ struct Cand {
   double v;
   int rep;
 };
+using Cands = std::array<Cand, kRows * kCols>;
+
+// Higher value first, then the lower representative cell (a function object: inlined in sorts).
+constexpr auto better_cand = [](const Cand& x, const Cand& y) {
+  return x.v > y.v || (x.v == y.v && x.rep < y.rep);
+};
+
+// Every move of `s` into `c`, each valued by value(afterstate); returns how many.
+template <class Value>
+int valued_moves(const State& s, Cands& c, Value value) {
+  GroupList gl;
+  s.groups(gl);
+  int n = 0;
+  for (const auto& g : gl) {
+    State a = s;
+    a.remove(g.cells);
+    c[n++] = Cand{g.cells, value(a), g.rep};
+  }
+  return n;
+}
 
 }  // namespace
 
@@ -54,16 +74,11 @@ double HanpangSearch::chance(const State& a, int depth) {
 }
 
 double HanpangSearch::decision(const State& s, int depth) {
-  GroupList gl;
-  s.groups(gl);
-  std::array<Cand, kRows * kCols> c;
-  int n = 0;
-  for (const auto& g : gl) {
-    State a = s;
-    a.remove(g.cells);
+  Cands c;
+  const int n = valued_moves(s, c, [&](const State& a) {
     tick();
-    c[n++] = Cand{g.cells, leaf(a), g.rep};
-  }
+    return leaf(a);
+  });
   if (stop_ || n == 0) return 0;
   if (depth <= 1) {
     double best = c[0].v;
@@ -71,8 +86,7 @@ double HanpangSearch::decision(const State& s, int depth) {
     return best;
   }
   const int w = std::min(n, p_.width);
-  std::partial_sort(c.begin(), c.begin() + w, c.begin() + n,
-                    [](const Cand& x, const Cand& y) { return x.v > y.v || (x.v == y.v && x.rep < y.rep); });
+  std::partial_sort(c.begin(), c.begin() + w, c.begin() + n, better_cand);
   double best = -1e300;
   for (int i = 0; i < w; ++i) {
     State a = s;
@@ -97,19 +111,13 @@ HanpangSearch::Result HanpangSearch::run(const State& s, const SearchLimits& lim
     for (auto& row : level) row = Row::random(rng);
 
   // Step 2. Depth 1: every move valued by its afterstate.
-  GroupList gl;
-  s.groups(gl);
-  std::array<Cand, kRows * kCols> c;
-  int n = 0;
-  for (const auto& g : gl) {
-    State a = s;
-    a.remove(g.cells);
+  Cands c;
+  const int n = valued_moves(s, c, [&](const State& a) {
     ++nodes_;
-    c[n++] = Cand{g.cells, leaf(a), g.rep};
-  }
+    return leaf(a);
+  });
   if (n == 0) return r;
-  std::stable_sort(c.begin(), c.begin() + n,
-                   [](const Cand& x, const Cand& y) { return x.v > y.v || (x.v == y.v && x.rep < y.rep); });
+  std::stable_sort(c.begin(), c.begin() + n, better_cand);
   r.move = c[0].rep, r.value = c[0].v, r.depth = 1;
   if (publish) publish->publish(r.move);
 

@@ -26,7 +26,16 @@ struct HanpangParams {
   int root_width = 12;     // root moves expanded at depth >= 2
   int samples = 3;          // sampled rows per chance node
   double iter_start = 0.5;  // start another depth only before this fraction of the soft time
-  common::HanpangWeights weights;
+  // The shared evaluation with a gentler danger and a larger group weight: the values the plugin
+  // has always played (its describe() once said -20 and 2 while this struct said -40 and 0.6,
+  // which only the micro-benchmark ran).
+  common::HanpangWeights weights = [] {
+    common::HanpangWeights w;
+    w.danger = -20.0;
+    w.group_sq = 2.0;
+    return w;
+  }();
+  bool operator==(const HanpangParams&) const = default;
 };
 
 class HanpangSearch {

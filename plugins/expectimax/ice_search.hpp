@@ -35,6 +35,7 @@ struct IceParams {
   double w_tempo = 0.5;   // the best immediate gain of the side to move (odd/even smoothing)
   double w_alt = 0.0;     // the alternating sum g1 - g2 + g3 ... of the alt_k best move gains
   int alt_k = 2;          // (both sides taking the best move left in turn, interactions ignored)
+  bool operator==(const IceParams&) const = default;
 };
 
 class IceSearch {

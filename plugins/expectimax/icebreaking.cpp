@@ -14,43 +14,24 @@
 
 #include "common/icebreaking_beam.hpp"
 #include "expectimax/ice_search.hpp"
+#include "expectimax/params.hpp"
 #include "expectimax/plugin.hpp"
 
 namespace tactica::plugins::expectimax {
 
 namespace {
 
-IceParams ice_params(const Params& p) {
-  IceParams q;
-  q.tt_mb = static_cast<int>(p.integer("tt_mb"));
-  q.qdepth = static_cast<int>(p.integer("qdepth"));
-  q.solve_at = static_cast<int>(p.integer("solve_at"));
-  q.aspiration = static_cast<int>(p.integer("aspiration"));
-  q.pvs = p.boolean("pvs");
-  q.iter_start = p.real("iter_start");
-  q.time_scale = p.real("time_scale");
-  q.w_pool = p.real("w_pool");
-  q.w_threat = p.real("w_threat");
-  q.w_plus = p.real("w_plus");
-  q.w_tempo = p.real("w_tempo");
-  q.w_alt = p.real("w_alt");
-  q.alt_k = static_cast<int>(p.integer("alt_k"));
-  return q;
-}
-
-common::ice::ModelBeamConfig beam_config(const Params& p) {
-  common::ice::ModelBeamConfig c;
-  c.width = static_cast<int>(p.integer("model_width"));
-  c.max_width = std::max(c.width, static_cast<int>(p.integer("model_max_width")));
-  return c;
+// The model beam's config: max_width raised to width when it is smaller.
+common::ice::ModelBeamConfig beam_config(const IcebreakingConfig& c) {
+  common::ice::ModelBeamConfig b = c.model_beam;
+  b.max_width = std::max(b.width, b.max_width);
+  return b;
 }
 
 class IceStrategy final : public IcebreakingStrategy {
  public:
-  explicit IceStrategy(const Params& p)
-      : search_(ice_params(p)),
-        model_after_(p.boolean("model") ? static_cast<int>(p.integer("model_after")) : -1),
-        beam_cfg_(beam_config(p)) {}
+  explicit IceStrategy(const IcebreakingConfig& c)
+      : search_(c.search), model_after_(c.model ? c.model_after : -1), beam_cfg_(beam_config(c)) {}
 
   void new_game(const icebreaking::Board& b, icebreaking::Player me, std::uint64_t) override {
     board_ = b;
@@ -125,7 +106,7 @@ class IceStrategy final : public IcebreakingStrategy {
 }  // namespace
 
 std::unique_ptr<IcebreakingStrategy> make_icebreaking(const Params& p) {
-  return std::make_unique<IceStrategy>(p);
+  return std::make_unique<IceStrategy>(icebreaking_table().read(p));
 }
 
 }  // namespace tactica::plugins::expectimax

@@ -1,21 +1,30 @@
-// The greedy plugin's descriptor.
+// The greedy plugin's descriptor and its parameter tables (greedy/params.hpp).
+#include "greedy/params.hpp"
 #include "greedy/plugin.hpp"
 
 namespace tactica::plugins::greedy {
 
-PluginInfo describe() {
-  PluginInfo info;
-  info.name = "greedy";
-  info.version = "1.0.0";
-  info.summary = "largest safe group now (Hanpang); largest immediate gain with captures (Icebreaking)";
-  info.plays_hanpang = info.plays_icebreaking = true;
-  info.hanpang_params = {
-      {"flat_ties", ParamType::boolean, 1, 0, 1,
+const ParamTable<HanpangConfig>& hanpang_table() {
+  using C = HanpangConfig;
+  static const ParamTable<C> table{
+      {"flat_ties", &C::flat_ties, 0, 1,
        "equal sizes: prefer the lower, flatter board after the move (off: lowest cell)"}};
-  info.icebreaking_params = {
-      {"reply_ties", ParamType::boolean, 1, 0, 1,
+  return table;
+}
+
+const ParamTable<IcebreakingConfig>& icebreaking_table() {
+  using C = IcebreakingConfig;
+  static const ParamTable<C> table{
+      {"reply_ties", &C::reply_ties, 0, 1,
        "equal gains: prefer the move leaving the opponent the smallest best gain (off: lowest cell)"}};
-  return info;
+  return table;
+}
+
+PluginInfo describe() {
+  return describe_plugin(
+      "greedy", "1.0.0",
+      "largest safe group now (Hanpang); largest immediate gain with captures (Icebreaking)",
+      hanpang_table(), icebreaking_table());
 }
 
 }  // namespace tactica::plugins::greedy

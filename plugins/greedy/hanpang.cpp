@@ -2,6 +2,7 @@
 #include <climits>
 
 #include "greedy/greedy.hpp"
+#include "greedy/params.hpp"
 #include "greedy/plugin.hpp"
 
 namespace tactica::plugins::greedy {
@@ -21,7 +22,7 @@ std::pair<int, int> shape(const hanpang::State& s) {
 
 class GreedyHanpang final : public HanpangStrategy {
  public:
-  explicit GreedyHanpang(const Params& p) : flat_ties_(p.boolean("flat_ties")) {}
+  explicit GreedyHanpang(const HanpangConfig& c) : flat_ties_(c.flat_ties) {}
   int choose(const hanpang::State& s, const SearchLimits&, BestMove& best) override {
     const int c = hanpang_move(s, flat_ties_);
     best.publish(c);
@@ -68,7 +69,7 @@ int hanpang_move(const hanpang::State& s, bool flat_ties) {
 }
 
 std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p) {
-  return std::make_unique<GreedyHanpang>(p);
+  return std::make_unique<GreedyHanpang>(hanpang_table().read(p));
 }
 
 }  // namespace tactica::plugins::greedy

@@ -3,6 +3,7 @@
 
 #include "common/icebreaking_eval.hpp"
 #include "greedy/greedy.hpp"
+#include "greedy/params.hpp"
 #include "greedy/plugin.hpp"
 
 namespace tactica::plugins::greedy {
@@ -11,7 +12,7 @@ namespace {
 
 class GreedyIcebreaking final : public IcebreakingStrategy {
  public:
-  explicit GreedyIcebreaking(const Params& p) : reply_ties_(p.boolean("reply_ties")) {}
+  explicit GreedyIcebreaking(const IcebreakingConfig& c) : reply_ties_(c.reply_ties) {}
   int choose(const icebreaking::Board& b, const icebreaking::Position& pos, const SearchLimits&,
              BestMove& best) override {
     // The fast form of icebreaking_move() (tests check that they agree move for move).
@@ -58,7 +59,7 @@ int icebreaking_move(const icebreaking::Board& b, const icebreaking::Position& p
 }
 
 std::unique_ptr<IcebreakingStrategy> make_icebreaking(const Params& p) {
-  return std::make_unique<GreedyIcebreaking>(p);
+  return std::make_unique<GreedyIcebreaking>(icebreaking_table().read(p));
 }
 
 }  // namespace tactica::plugins::greedy

@@ -34,6 +34,7 @@ struct HanConfig {
     w.group_sq = 2.0;
     return w;
   }();
+  bool operator==(const HanConfig&) const = default;
 };
 
 class HanpangMcts final : public HanpangStrategy {

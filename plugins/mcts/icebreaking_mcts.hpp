@@ -34,6 +34,7 @@ struct IceConfig {
   int solve_nodes = 5000;      // node limit of one exact solve (deterministic)
   int pool_nodes = 1 << 21;    // nodes per pool buffer (two buffers when reusing)
   bool reuse = true;           // keep the tree between turns
+  bool operator==(const IceConfig&) const = default;
 };
 
 // Position::captures / Position::play with a cheap local test first (the same results): taking a

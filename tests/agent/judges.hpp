@@ -42,6 +42,26 @@ struct GameLog {
   }
 };
 
+// Sends `line` and waits for the reply as the platform does: the time from our write to the reply
+// is recorded and taken from `bank`; a missing or late reply is the log's failure.
+inline std::optional<std::string> timed_exchange(Child& c, GameLog& log, double& bank,
+                                                 const std::string& line) {
+  const auto t = Clock::now();
+  c.send_line(line);
+  auto reply = c.read_line(std::max(bank, 1.0) + 500);
+  const double e = ms_since(t);
+  log.elapsed_ms.push_back(e);
+  if (!reply) {
+    log.failure = "no reply to '" + line + "'";
+    return std::nullopt;
+  }
+  if (e >= bank)
+    log.failure = "time limit: reply to '" + line + "' after " + std::to_string(e) + " ms";
+  bank -= e;
+  log.replies.push_back(*reply);
+  return reply;
+}
+
 // Hanpang: START, then TURN remaining_ms new_row until the game ends; each TURN's state (after
 // the row) is passed to `check` with the cell the agent chose (for exact-move checks).
 inline GameLog play_hanpang(
@@ -50,23 +70,8 @@ inline GameLog play_hanpang(
   using namespace tactica::hanpang;
   GameLog log;
   double bank = bank_ms;
-  const auto exchange = [&](const std::string& line) -> std::optional<std::string> {
-    const auto t = Clock::now();
-    c.send_line(line);
-    auto reply = c.read_line(std::max(bank, 1.0) + 500);
-    const double e = ms_since(t);
-    log.elapsed_ms.push_back(e);
-    if (!reply) {
-      log.failure = "no reply to '" + line + "'";
-      return std::nullopt;
-    }
-    if (e >= bank)
-      log.failure = "time limit: reply to '" + line + "' after " + std::to_string(e) + " ms";
-    bank -= e;
-    log.replies.push_back(*reply);
-    return reply;
-  };
-  auto ready = exchange("START");
+  const auto exchange = [&](const std::string& line) { return timed_exchange(c, log, bank, line); };
+  auto ready = exchange(tactica::protocol::hanpang_io::start());
   if (!ready) return log;
   if (*ready != "READY") log.failure = "expected READY, got '" + *ready + "'";
   RowSource rows(seed);
@@ -74,7 +79,7 @@ inline GameLog play_hanpang(
   while (log.failure.empty() && !s.over()) {
     const Row row = rows.next();
     s.push_row(row);
-    auto reply = exchange("TURN " + std::to_string(std::int64_t(bank)) + " " + row.str());
+    auto reply = exchange(tactica::protocol::hanpang_io::turn(std::int64_t(bank), row));
     if (!reply) break;
     const auto rc = parse_reply(*reply, "PANG");
     if (!rc || rc->first < 1 || rc->first > kRows || rc->second < 1 || rc->second > kCols) {
@@ -106,30 +111,15 @@ inline GameLog play_icebreaking(
   double bank = bank_ms, opp_bank = bank_ms;
   const Board board = Board::from_seed(seed);
   for (int r = 0; r < kSize; ++r) c.send_line(board.line(r));
-  const auto exchange = [&](const std::string& line) -> std::optional<std::string> {
-    const auto t = Clock::now();
-    c.send_line(line);
-    auto reply = c.read_line(std::max(bank, 1.0) + 500);
-    const double e = ms_since(t);
-    log.elapsed_ms.push_back(e);
-    if (!reply) {
-      log.failure = "no reply to '" + line + "'";
-      return std::nullopt;
-    }
-    if (e >= bank)
-      log.failure = "time limit: reply to '" + line + "' after " + std::to_string(e) + " ms";
-    bank -= e;
-    log.replies.push_back(*reply);
-    return reply;
-  };
-  auto ok = exchange(side == A ? "READY FIRST" : "READY SECOND");
+  const auto exchange = [&](const std::string& line) { return timed_exchange(c, log, bank, line); };
+  namespace io = tactica::protocol::icebreaking_io;
+  auto ok = exchange(io::ready(side == A ? io::Side::first : io::Side::second));
   if (!ok) return log;
   if (*ok != "OK") log.failure = "expected OK, got '" + *ok + "'";
   Position pos = Position::start(board);
   while (log.failure.empty() && !pos.over()) {
     if (pos.to_move == side) {
-      auto reply = exchange("TURN " + std::to_string(std::int64_t(bank)) + " " +
-                            std::to_string(std::int64_t(opp_bank)));
+      auto reply = exchange(io::turn(std::int64_t(bank), std::int64_t(opp_bank)));
       if (!reply) break;
       const auto rc = parse_reply(*reply, "MOVE");
       if (!rc || rc->first < 0 || rc->first >= kSize || rc->second < 0 || rc->second >= kSize) {
@@ -148,12 +138,10 @@ inline GameLog play_icebreaking(
       const int cell = tactica::lowest_bit(pos.ice);
       pos.play(board, cell);
       opp_bank -= 1;
-      if (!pos.over())
-        c.send_line("OPP " + std::to_string(row_of(cell)) + " " + std::to_string(col_of(cell)) +
-                    " 1");
+      if (!pos.over()) c.send_line(io::opp(cell, 1));
     }
   }
-  c.send_line("FINISH");
+  c.send_line(io::finish());
   log.score = pos.total[side];
   log.opp_score = pos.total[other(side)];
   log.bank_left_ms = bank;

@@ -173,6 +173,35 @@ TEST_CASE("icebreaking: board lines, tolerant") {
   CHECK(iio::parse_board_line("0 0 0 0 0 0 0 0 0 0").problems.size() == 1);
 }
 
+TEST_CASE("the judge's lines, as the harness writes them, parse back to what was sent") {
+  const auto row = *hanpang::Row::parse("31231223");
+  CHECK(hio::parse(hio::start()).kind == hio::Kind::start);
+  const auto t = hio::parse(hio::turn(4991, row));
+  CHECK(t.kind == hio::Kind::turn);
+  CHECK(t.problems.empty());
+  CHECK(t.remaining_ms == 4991);
+  REQUIRE(t.row);
+  CHECK(t.row->str() == row.str());
+
+  const auto first = iio::parse(iio::ready(iio::Side::first));
+  CHECK(first.kind == iio::Kind::ready);
+  CHECK(first.side == iio::Side::first);
+  CHECK(iio::parse(iio::ready(iio::Side::second)).side == iio::Side::second);
+  const auto turn = iio::parse(iio::turn(4990, 17));
+  CHECK(turn.kind == iio::Kind::turn);
+  CHECK(turn.problems.empty());
+  CHECK(turn.my_time == 4990);
+  CHECK(turn.opp_time == 17);
+  for (const int cell : {icebreaking::cell(0, 0), icebreaking::cell(3, 7), icebreaking::cell(8, 8)}) {
+    const auto opp = iio::parse(iio::opp(cell, 12));
+    CHECK(opp.kind == iio::Kind::opp);
+    CHECK(opp.problems.empty());
+    CHECK(opp.cell == cell);
+    CHECK(opp.time == 12);
+  }
+  CHECK(iio::parse(iio::finish()).kind == iio::Kind::finish);
+}
+
 TEST_CASE("time manager: even share, hard limit, reserve and overhead") {
   TimeConfig cfg;  // reserve 300, overhead 2
   TimeManager tm;

@@ -49,10 +49,16 @@ TEST_CASE("quoting agent output for messages and logs") {
   CHECK(reply::quote(std::string(100, 'x'), 10) == "xxxxxxxxxx... (100 bytes)");
 }
 
-TEST_CASE("judge lines") {
-  CHECK(reply::turn_hanpang(4991, "12312312") == "TURN 4991 12312312");
-  CHECK(reply::turn_icebreaking(4990, 5000) == "TURN 4990 5000");
-  CHECK(reply::opp(4, 4, 10) == "OPP 4 4 10");
+TEST_CASE("judge lines: the judge writes them with the agent's codec (tactica/protocol.hpp)") {
+  namespace hio = tactica::protocol::hanpang_io;
+  namespace iio = tactica::protocol::icebreaking_io;
+  CHECK(hio::start() == "START");
+  CHECK(hio::turn(4991, *tactica::hanpang::Row::parse("12312312")) == "TURN 4991 12312312");
+  CHECK(iio::ready(iio::Side::first) == "READY FIRST");
+  CHECK(iio::ready(iio::Side::second) == "READY SECOND");
+  CHECK(iio::turn(4990, 5000) == "TURN 4990 5000");
+  CHECK(iio::opp(tactica::icebreaking::cell(4, 4), 10) == "OPP 4 4 10");
+  CHECK(iio::finish() == "FINISH");
 }
 
 TEST_CASE("seed lists and shards") {

@@ -90,36 +90,23 @@ TEST_CASE("INVALID keeps the score of the actions before it") {
     check_replay(with_replay.replay);
     CHECK(with_replay.replay["moves"].size() == 5);
   }
-  SUBCASE("an empty cell") {
-    const auto r = judge_fault("taken", 5);
-    CHECK(r.verdict == "INVALID");
-    CHECK(r.score == kept);
-    CHECK(contains(r.detail, "is empty"));
-  }
-  SUBCASE("out of range") {
-    const auto r = judge_fault("range", 5);
-    CHECK(r.verdict == "INVALID");
-    CHECK(contains(r.detail, "out of range"));
-  }
-  SUBCASE("bad UTF-8") {
-    const auto r = judge_fault("bad-utf8", 5);
-    CHECK(r.verdict == "INVALID");
-    CHECK(contains(r.detail, "invalid UTF-8"));
-  }
-  SUBCASE("a control byte") {
-    const auto r = judge_fault("control", 5);
-    CHECK(r.verdict == "INVALID");
-    CHECK(contains(r.detail, "control byte 0x09"));
-  }
-  SUBCASE("a CR line end") {
-    const auto r = judge_fault("crlf", 5);
-    CHECK(r.verdict == "INVALID");
-    CHECK(contains(r.detail, "(CR)"));
-  }
-  SUBCASE("a line over 4 KiB") {
-    const auto r = judge_fault("long-line", 5);
-    CHECK(r.verdict == "INVALID");
-    CHECK(contains(r.detail, "longer than 4096 bytes"));
+  SUBCASE("answers of the wrong form: the message says which rule failed") {
+    const struct {
+      const char* fault;
+      const char* detail;
+    } cases[] = {{"taken", "is empty"},
+                 {"range", "out of range"},
+                 {"bad-utf8", "invalid UTF-8"},
+                 {"control", "control byte 0x09"},
+                 {"crlf", "(CR)"},
+                 {"long-line", "longer than 4096 bytes"}};
+    for (const auto& c : cases) {
+      CAPTURE(c.fault);
+      const auto r = judge_fault(c.fault, 5);
+      CHECK(r.verdict == "INVALID");
+      CHECK(r.score == kept);
+      CHECK(contains(r.detail, c.detail));
+    }
   }
   SUBCASE("endless output without a newline") {
     const auto r = judge_fault("flood", 5);

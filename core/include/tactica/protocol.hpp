@@ -1,5 +1,6 @@
 // protocol.hpp — the judge protocol of both games in one place: every command's spelling, the
-// tolerant parsing of judge lines and the formatting of replies (see docs/PROTOCOL.md and the
+// tolerant parsing of judge lines, the formatting of replies, and the formatting of the judge's
+// own lines (used by the harness's judge, harness/judge/) (see docs/PROTOCOL.md and the
 // "Decisions" tables of shared/spec/*.md). Changing a command's spelling is one edit below.
 //
 // Parsing never throws and never rejects a whole line for a detail: it returns what it could
@@ -208,11 +209,19 @@ inline hanpang::Row guess_row(std::string_view text) {
   return r;
 }
 
+// ---- the agent's lines
 inline std::string ready() { return std::string(words::kReady); }
 // "PANG row col", 1-based protocol coordinates of a hanpang::cell.
 inline std::string pang(int cell) {
   return std::string(words::kPang) + ' ' + std::to_string(hanpang::protocol_row(cell)) + ' ' +
          std::to_string(hanpang::protocol_col(cell));
+}
+
+// ---- the judge's lines (the harness's judge writes them; parse() above reads them)
+inline std::string start() { return std::string(words::kStart); }
+// "TURN remaining_ms new_row", e.g. "TURN 4991 12312312".
+inline std::string turn(std::int64_t remaining_ms, const hanpang::Row& row) {
+  return std::string(words::kTurn) + ' ' + std::to_string(remaining_ms) + ' ' + row.str();
 }
 
 }  // namespace hanpang_io
@@ -334,12 +343,31 @@ inline Command parse(std::string_view line, std::int64_t bank_ms = 5000) {
   return cmd;
 }
 
+// ---- the agent's lines
 inline std::string ok() { return std::string(words::kOk); }
 // "MOVE r c", 0-based protocol coordinates of an icebreaking::cell.
 inline std::string move(int cell) {
   return std::string(words::kMove) + ' ' + std::to_string(icebreaking::row_of(cell)) + ' ' +
          std::to_string(icebreaking::col_of(cell));
 }
+
+// ---- the judge's lines (the harness's judge writes them; parse() above reads them; the board
+// lines are icebreaking::Board::line)
+// "READY FIRST" (we play first, player a) or "READY SECOND".
+inline std::string ready(Side side) {
+  return std::string(words::kReady) + ' ' +
+         std::string(side == Side::first ? words::kFirst : words::kSecond);
+}
+// "TURN my_time opp_time", e.g. "TURN 4990 5000".
+inline std::string turn(std::int64_t my_ms, std::int64_t opp_ms) {
+  return std::string(words::kTurn) + ' ' + std::to_string(my_ms) + ' ' + std::to_string(opp_ms);
+}
+// "OPP r c time", 0-based protocol coordinates of an icebreaking::cell, e.g. "OPP 4 4 10".
+inline std::string opp(int cell, std::int64_t time_ms) {
+  return std::string(words::kOpp) + ' ' + std::to_string(icebreaking::row_of(cell)) + ' ' +
+         std::to_string(icebreaking::col_of(cell)) + ' ' + std::to_string(time_ms);
+}
+inline std::string finish() { return std::string(words::kFinish); }
 
 }  // namespace icebreaking_io
 

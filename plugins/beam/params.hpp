@@ -1,0 +1,42 @@
+// params.hpp — the beam plugin's parameters, declared once: each game's config struct (its
+// defaults are the plugin's, the best values measured: docs/STRATEGIES.md) and the table binding
+// every parameter to its field.
+#pragma once
+
+#include "common/hanpang_eval.hpp"
+#include "common/icebreaking_beam.hpp"
+#include "tactica/param_table.hpp"
+
+namespace tactica::plugins::beam {
+
+// Hanpang (beam/hanpang.cpp has how the search uses them).
+struct HanpangConfig {
+  int width = 64;        // widest beam; narrower when the time or budget would not allow
+  int depth = 8;         // our moves ahead
+  int max_samples = 32;  // sampled futures per move at most
+  int min_samples = 2;   // the width is cut so that about this many samples fit the budget
+  bool phantom = true;   // one search with phantom rows (unknown colours) instead of samples
+  // Second opinion (phantom mode): the op_k best root moves are searched again on op_samples
+  // sampled next rows (the row the next decision will see), each followed by a phantom beam of
+  // op_depth moves; a root's value becomes op_mix * (mean over the rows) + (1 - op_mix) * phantom.
+  int op_k = 6;
+  int op_samples = 4;
+  int op_width = 32;
+  int op_depth = 6;
+  double op_mix = 0.5;
+  double op_share = 0.8;  // share of the budget/time planned for the second opinion
+  int op_rows = 1;      // sampled rows in the second opinion (beyond them: phantom rows), 1..5
+  bool op_cycle = false;  // second opinion: rows in threes, colours cycled (stratified)
+  int lift_layers = 0;  // phantom rows lift the board only in the first this many layers (0: all)
+  common::HanpangWeights w = common::beam_weights();
+  bool operator==(const HanpangConfig&) const = default;
+};
+
+// Icebreaking: the model beam's own config (common/icebreaking_beam.hpp); max_width is raised to
+// width when it is smaller.
+using IcebreakingConfig = common::ice::ModelBeamConfig;
+
+const ParamTable<HanpangConfig>& hanpang_table();
+const ParamTable<IcebreakingConfig>& icebreaking_table();
+
+}  // namespace tactica::plugins::beam
