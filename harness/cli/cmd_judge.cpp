@@ -69,10 +69,10 @@ void register_judge(CLI::App& app, Context& ctx) {
       }
       if (!o->replay.empty()) write_json_file(o->replay, result.replay);
       if (o->json) {
-        harness::BenchRecord r{agents[0].label, 0,
-                               o->seed,         result.score,
-                               result.actions,  result.verdict,
-                               result.time_ms,  result.detail,
+        harness::BenchRecord r{agents[0].label,  0,
+                               o->seed,          result.score,
+                               result.actions,   result.verdict,
+                               result.time_ms,   result.detail,
                                result.accounting};
         std::printf("%s\n", harness::to_json(r)
                                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)

@@ -95,9 +95,9 @@ int run_merge(const MergeOptions& o, bool sprt_given) {
     duplicates = tourney.duplicates;
     kept = &tourney.lines;
   } else {
-    throw harness::RunError(harness::printable(o.files[0]) + ": unknown game \"" +
-                            harness::printable(game) +
-                            "\" (expected hanpang or icebreaking): is this a tactica results file?");
+    throw harness::RunError(
+        harness::printable(o.files[0]) + ": unknown game \"" + harness::printable(game) +
+        "\" (expected hanpang or icebreaking): is this a tactica results file?");
   }
   for (const auto& n : notes) std::fprintf(stderr, "merge: %s\n", n.c_str());
   if (duplicates)

@@ -68,9 +68,8 @@ Fault tree_check(Seat& seat, const Limits& limits, const Process::Sample& s) {
   if (s.task_cap_hits > 0)
     return {seat.index, "RUNTIME_ERROR",
             "more than " + std::to_string(limits.process.max_processes) +
-                " processes: the cgroup's cap of " +
-                std::to_string(limits.process.max_tasks()) + " tasks refused " +
-                std::to_string(s.task_cap_hits) + " fork(s) or thread(s)"};
+                " processes: the cgroup's cap of " + std::to_string(limits.process.max_tasks()) +
+                " tasks refused " + std::to_string(s.task_cap_hits) + " fork(s) or thread(s)"};
   if (s.processes > limits.process.max_processes)
     return {seat.index, "RUNTIME_ERROR",
             "more than " + std::to_string(limits.process.max_processes) + " processes (" +

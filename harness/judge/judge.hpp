@@ -46,10 +46,10 @@ struct GameControl {
 struct HanpangResult {
   std::int64_t score = 0;
   int actions = 0;
-  std::string verdict;  // MAX_ACTIONS OVERFLOW TIME_LIMIT INVALID RUNTIME_ERROR
-  std::string detail;   // one line: what happened, at which move
-  double time_ms = 0;   // bank used (wall)
-  double cpu_ms = 0;    // CPU of the agent's tree (informational: Hanpang has no CPU cap)
+  std::string verdict;     // MAX_ACTIONS OVERFLOW TIME_LIMIT INVALID RUNTIME_ERROR
+  std::string detail;      // one line: what happened, at which move
+  double time_ms = 0;      // bank used (wall)
+  double cpu_ms = 0;       // CPU of the agent's tree (informational: Hanpang has no CPU cap)
   std::string accounting;  // cgroup-v1 cgroup-v2 proc (process.hpp)
   nlohmann::json replay;
 };

@@ -155,8 +155,8 @@ HanpangResult judge_hanpang(const AgentSpec& agent, std::uint64_t seed, const Li
 std::string summary_line(const HanpangResult& r, const std::string& label, std::uint64_t seed) {
   std::string s = "hanpang seed " + std::to_string(seed) + ", " + label + ": score " +
                   std::to_string(r.score) + " in " + std::to_string(r.actions) + " actions, " +
-                  r.verdict + " (bank used " + std::to_string(std::lround(r.time_ms)) + " ms, accounting " +
-                  r.accounting + ")";
+                  r.verdict + " (bank used " + std::to_string(std::lround(r.time_ms)) +
+                  " ms, accounting " + r.accounting + ")";
   if (r.verdict != "MAX_ACTIONS" && r.verdict != "OVERFLOW") s += ": " + r.detail;
   return s;
 }

@@ -159,9 +159,9 @@ Layout detect() {
     }
     if (fstype != "cgroup") continue;
     for (const auto& o : split(super, ',')) {
-      std::string* slot = o == "cpuacct"  ? &L.v1_cpuacct
-                          : o == "memory" ? &L.v1_memory
-                          : o == "pids"   ? &L.v1_pids
+      std::string* slot = o == "cpuacct"   ? &L.v1_cpuacct
+                          : o == "memory"  ? &L.v1_memory
+                          : o == "pids"    ? &L.v1_pids
                           : o == "freezer" ? &L.v1_freezer
                                            : nullptr;
       if (!slot) continue;
@@ -170,22 +170,13 @@ Layout detect() {
       *slot = point + (rel(*path) == "/" ? "" : rel(*path));
     }
   }
-  if (L.v2_base.empty() && (L.v1_cpuacct.empty() || L.v1_memory.empty() || L.v1_pids.empty() ||
-                            L.v1_freezer.empty()))
+  if (L.v2_base.empty() &&
+      (L.v1_cpuacct.empty() || L.v1_memory.empty() || L.v1_pids.empty() || L.v1_freezer.empty()))
     L.why_not =
         "no cgroup2 hierarchy delegating memory and pids, and not all of the v1 controllers "
         "cpuacct, memory, pids, freezer are mounted";
   return L;
 }
-
-const Layout& layout() {
-  static const Layout L = detect();
-  return L;
-}
-
-std::atomic<unsigned> g_sequence{0};
-
-std::string errno_text(const std::string& what) { return what + ": " + std::strerror(errno); }
 
 void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
@@ -205,6 +196,60 @@ void subtree(const std::string& dir, std::vector<std::string>& out, int depth = 
   for (const auto& s : subs) subtree(s, out, depth + 1);
 }
 
+// Groups of a tactica that is gone (killed before it could remove them): their tasks killed,
+// the groups removed. A group whose tactica pid is alive (any process) is left alone.
+void sweep_stale(const Layout& L) {
+  std::vector<std::string> bases = {L.v2_base, L.v1_cpuacct, L.v1_memory, L.v1_pids, L.v1_freezer};
+  std::vector<std::string> stale;
+  for (const auto& base : bases) {
+    if (base.empty()) continue;
+    DIR* d = ::opendir(base.c_str());
+    if (!d) continue;
+    while (const dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.rfind("tactica-", 0) != 0) continue;
+      const long pid = std::strtol(name.c_str() + 8, nullptr, 10);
+      if (pid <= 0 || pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 ||
+          errno != ESRCH)
+        continue;
+      stale.push_back(base + "/" + name);
+    }
+    ::closedir(d);
+  }
+  for (const auto& dir : stale) {
+    std::vector<std::string> tree;
+    subtree(dir, tree);
+    for (int round = 0; round < 50; ++round) {
+      bool any = false;
+      std::string s;
+      for (const auto& t : tree) {
+        write_file(t + "/freezer.state", "THAWED");
+        write_file(t + "/cgroup.freeze", "0");
+        if (!read_file(t + "/cgroup.procs", s)) continue;
+        std::istringstream in(s);
+        long p;
+        while (in >> p) any = true, ::kill(static_cast<pid_t>(p), SIGKILL);
+      }
+      if (!any) break;
+      sleep_ms(2);
+    }
+    for (auto it = tree.rbegin(); it != tree.rend(); ++it) ::rmdir(it->c_str());
+  }
+}
+
+const Layout& layout() {
+  static const Layout L = [] {
+    Layout l = detect();
+    if (l.why_not.empty()) sweep_stale(l);
+    return l;
+  }();
+  return L;
+}
+
+std::atomic<unsigned> g_sequence{0};
+
+std::string errno_text(const std::string& what) { return what + ": " + std::strerror(errno); }
+
 }  // namespace
 
 std::unique_ptr<Cgroup> Cgroup::create(std::uint64_t memory_bytes, int max_tasks,
@@ -214,8 +259,8 @@ std::unique_ptr<Cgroup> Cgroup::create(std::uint64_t memory_bytes, int max_tasks
     why_not = L.why_not;
     return nullptr;
   }
-  const std::string name = "tactica-" + std::to_string(::getpid()) + "-" +
-                           std::to_string(g_sequence.fetch_add(1));
+  const std::string name =
+      "tactica-" + std::to_string(::getpid()) + "-" + std::to_string(g_sequence.fetch_add(1));
   std::unique_ptr<Cgroup> g(new Cgroup());
   g->max_tasks_ = max_tasks;
   const auto make = [&](const std::string& base) -> std::string {

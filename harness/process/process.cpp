@@ -1,10 +1,6 @@
 // process.cpp — see process.hpp. Linux only: /proc, prctl(PR_SET_CHILD_SUBREAPER), pipe2.
 #include "process/process.hpp"
 
-#include <sys/syscall.h>
-
-#include "process/cgroup.hpp"
-
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -13,6 +9,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +20,8 @@
 #include <mutex>
 #include <set>
 #include <thread>
+
+#include "process/cgroup.hpp"
 
 namespace tactica::harness {
 namespace {
@@ -210,10 +209,14 @@ void reap_all_children() {
 }
 
 bool parse_accounting(const std::string& text, Accounting& out) {
-  if (text == "auto") out = Accounting::automatic;
-  else if (text == "cgroup") out = Accounting::cgroup;
-  else if (text == "proc") out = Accounting::proc;
-  else return false;
+  if (text == "auto")
+    out = Accounting::automatic;
+  else if (text == "cgroup")
+    out = Accounting::cgroup;
+  else if (text == "proc")
+    out = Accounting::proc;
+  else
+    return false;
   return true;
 }
 
@@ -275,6 +278,7 @@ std::unique_ptr<Process> Process::spawn(const std::vector<std::string>& argv,
   const rlimit data{static_cast<rlim_t>(limits.memory_bytes),
                     static_cast<rlim_t>(limits.memory_bytes)};
 
+  const pid_t harness_pid = ::getpid();
   const pid_t keeper = ::fork();
   if (keeper < 0) {
     const int e = errno;
@@ -285,6 +289,10 @@ std::unique_ptr<Process> Process::spawn(const std::vector<std::string>& argv,
     // The keeper: its own process group (no terminal signals), a subreaper for the agent's tree.
     ::setpgid(0, 0);
     ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    // If tactica itself is killed (a second Ctrl-C, SIGKILL), the keeper goes too, and with it
+    // the agent (below); what is left in a cgroup is swept when tactica next starts.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (::getppid() != harness_pid) ::_exit(127);
     sigset_t none;
     ::sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -299,6 +307,7 @@ std::unique_ptr<Process> Process::spawn(const std::vector<std::string>& argv,
     }
     if (agent == 0) {
       ::setpgid(0, 0);
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);  // kept across exec
       ::signal(SIGPIPE, SIG_DFL);
       for (int fd : join)
         if (::write(fd, "0", 1) != 1) {
@@ -544,7 +553,11 @@ void Process::poll_leader(int wait_ms) {
     const auto now = Clock::now();
     if (got == 0 && now >= until) return;
     pollfd pfd{status_fd_, POLLIN, 0};
-    ::poll(&pfd, 1, got ? 10 : static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count() + 1));
+    ::poll(
+        &pfd, 1,
+        got ? 10
+            : static_cast<int>(
+                  std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count() + 1));
   }
 }
 
@@ -661,7 +674,7 @@ void Process::reap_keeper() {
     const pid_t r = ::wait4(keeper_, &st, Clock::now() < until ? WNOHANG : 0, &ru);
     if (r == keeper_) break;
     if (r < 0 && errno == EINTR) continue;
-    if (r < 0) break;  // not ours any more
+    if (r < 0) break;                                     // not ours any more
     if (Clock::now() >= until) ::kill(keeper_, SIGKILL);  // then the blocking wait above
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }

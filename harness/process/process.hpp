@@ -175,7 +175,7 @@ class Process {
   bool leader_reaped_ = false;  // its exit reported by the keeper (or the keeper is gone)
   bool keeper_reaped_ = false;
   bool terminated_ = false;
-  double cpu_ms_ = 0;             // ledger high-water mark
+  double cpu_ms_ = 0;     // ledger high-water mark
   double reaped_ms_ = 0;  // rusage of the keeper (its reaped descendants included) and strays
   std::map<pid_t, Known> known_;  // every descendant seen
 };

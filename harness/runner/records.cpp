@@ -5,10 +5,9 @@
 #include <map>
 #include <set>
 
+#include "runner/runner.hpp"
 #include "tactica/hanpang.hpp"
 #include "tactica/icebreaking.hpp"
-
-#include "runner/runner.hpp"
 
 namespace tactica::harness {
 namespace {
@@ -37,8 +36,7 @@ std::int64_t integer(const nlohmann::json& j, const char* key, const std::string
   if (!v.is_number_integer()) bad(where, key, v, "expected a whole number");
   if (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi)
                              : (v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi))
-    bad(where, key, v,
-        "out of range " + std::to_string(lo) + ".." + std::to_string(hi));
+    bad(where, key, v, "out of range " + std::to_string(lo) + ".." + std::to_string(hi));
   return v.get<std::int64_t>();
 }
 
@@ -89,31 +87,31 @@ double TourneyRecord::points_of(const std::string& label) const {
 
 nlohmann::json to_json(const BenchRecord& r) {
   nlohmann::json j = {{"game", "hanpang"},
-          {"agent", r.agent},
-          {"agent_index", r.agent_index},
-          {"seed", r.seed},
-          {"score", r.score},
-          {"actions", r.actions},
-          {"verdict", r.verdict},
-          {"time_ms", std::lround(r.time_ms)},
-          {"detail", r.detail}};
+                      {"agent", r.agent},
+                      {"agent_index", r.agent_index},
+                      {"seed", r.seed},
+                      {"score", r.score},
+                      {"actions", r.actions},
+                      {"verdict", r.verdict},
+                      {"time_ms", std::lround(r.time_ms)},
+                      {"detail", r.detail}};
   if (!r.accounting.empty()) j["accounting"] = r.accounting;
   return j;
 }
 
 nlohmann::json to_json(const TourneyRecord& r) {
   nlohmann::json j = {{"game", "icebreaking"},
-          {"seed", r.seed},
-          {"pair", r.pair},
-          {"first", r.first},
-          {"second", r.second},
-          {"first_index", r.first_index},
-          {"second_index", r.second_index},
-          {"totals", {r.totals[0], r.totals[1]}},
-          {"winner", r.winner},
-          {"verdict", r.verdict},
-          {"time_ms", {std::lround(r.time_ms[0]), std::lround(r.time_ms[1])}},
-          {"detail", r.detail}};
+                      {"seed", r.seed},
+                      {"pair", r.pair},
+                      {"first", r.first},
+                      {"second", r.second},
+                      {"first_index", r.first_index},
+                      {"second_index", r.second_index},
+                      {"totals", {r.totals[0], r.totals[1]}},
+                      {"winner", r.winner},
+                      {"verdict", r.verdict},
+                      {"time_ms", {std::lround(r.time_ms[0]), std::lround(r.time_ms[1])}},
+                      {"detail", r.detail}};
   if (!r.accounting.empty()) j["accounting"] = r.accounting;
   return j;
 }
@@ -171,10 +169,12 @@ TourneyRecord tourney_record(const nlohmann::json& j, const std::string& where) 
   r.pair = static_cast<long>(integer(j, "pair", where, 1, std::int64_t{1} << 53));
   r.first = text(j, "first", where);
   r.second = text(j, "second", where);
-  r.first_index =
-      j.contains("first_index") ? static_cast<int>(integer(j, "first_index", where, 0, kMaxAgents - 1)) : -1;
-  r.second_index =
-      j.contains("second_index") ? static_cast<int>(integer(j, "second_index", where, 0, kMaxAgents - 1)) : -1;
+  r.first_index = j.contains("first_index")
+                      ? static_cast<int>(integer(j, "first_index", where, 0, kMaxAgents - 1))
+                      : -1;
+  r.second_index = j.contains("second_index")
+                       ? static_cast<int>(integer(j, "second_index", where, 0, kMaxAgents - 1))
+                       : -1;
   if (r.first_index >= 0 && r.first_index == r.second_index)
     bad(where, "second_index", j["second_index"], "the same index as first_index");
   const auto& totals = field(j, "totals", where);
@@ -274,9 +274,8 @@ ResultsScan BenchSet::add_file(const std::string& path, bool keep_lines) {
 void BenchSet::check_indices() const {
   std::set<std::string> labels;
   for (const auto& r : records) labels.insert(r.agent);
-  check_index_labels(records, where_, labels.size(), [](const BenchRecord& r, const auto& f) {
-    f(r.agent_index, r.agent);
-  });
+  check_index_labels(records, where_, labels.size(),
+                     [](const BenchRecord& r, const auto& f) { f(r.agent_index, r.agent); });
 }
 
 void BenchSet::check_agents(const std::vector<std::string>& names) const {
@@ -299,8 +298,8 @@ ResultsScan TourneySet::add_file(const std::string& path, bool keep_lines) {
     if (!fresh) {
       if (to_json(records[it->second]) != to_json(r))
         throw RunError(where + ": the game of seed " + std::to_string(r.seed) + ", '" + r.first +
-                       "' first against '" + r.second + "', is already at " +
-                       where_[it->second] + " with another result: one game per seed and sides "
+                       "' first against '" + r.second + "', is already at " + where_[it->second] +
+                       " with another result: one game per seed and sides "
                        "(remove one line)");
       ++duplicates;
       return;
@@ -331,7 +330,8 @@ void TourneySet::check_indices() const {
 void TourneySet::check_agents(const std::vector<std::string>& names) const {
   for (std::size_t i = 0; i < records.size(); ++i) {
     const auto& r = records[i];
-    for (const auto& [index, label] : {std::pair{r.first_index, r.first}, {r.second_index, r.second}}) {
+    for (const auto& [index, label] :
+         {std::pair{r.first_index, r.first}, {r.second_index, r.second}}) {
       bool ok = false;
       if (index < 0) {  // older files: no index, the label must be in the run
         for (const auto& n : names) ok = ok || printable(n) == label;
@@ -340,8 +340,7 @@ void TourneySet::check_agents(const std::vector<std::string>& names) const {
              printable(names[static_cast<std::size_t>(index)]) == label;
       }
       if (!ok)
-        throw RunError(where_[i] + ": a game of agent '" + label + "' (index " +
-                       index_text(index) +
+        throw RunError(where_[i] + ": a game of agent '" + label + "' (index " + index_text(index) +
                        ") that is not in this run: resume with the same --agent and --label "
                        "list, in the same order");
     }

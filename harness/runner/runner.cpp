@@ -199,8 +199,7 @@ ResultsWriter::ResultsWriter(const std::string& path, bool resume) : path_(path)
   if (fd_ < 0 && errno == EEXIST)
     throw RunError("results file '" + shown + "' exists: continue it with --resume " + shown +
                    ", or choose another --out");
-  if (fd_ < 0)
-    throw RunError("cannot write results file '" + shown + "': " + std::strerror(errno));
+  if (fd_ < 0) throw RunError("cannot write results file '" + shown + "': " + std::strerror(errno));
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int e = errno;
     ::close(fd_);
@@ -230,8 +229,9 @@ void ResultsWriter::cut_torn_line() {
   if (n != static_cast<ssize_t>(buf.size())) return;
   const auto last_nl = buf.rfind('\n');
   if (last_nl == buf.size() - 1) return;
-  const off_t keep = last_nl == std::string::npos ? st.st_size - tail
-                                                  : st.st_size - tail + static_cast<off_t>(last_nl) + 1;
+  const off_t keep = last_nl == std::string::npos
+                         ? st.st_size - tail
+                         : st.st_size - tail + static_cast<off_t>(last_nl) + 1;
   if (::ftruncate(fd_, keep) != 0)
     throw RunError("cannot cut the torn last line of '" + printable(path_) +
                    "': " + std::strerror(errno));

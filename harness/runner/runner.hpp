@@ -9,9 +9,9 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <string_view>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tactica::harness {

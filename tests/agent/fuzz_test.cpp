@@ -58,15 +58,33 @@ class Fuzzer {
   std::string mutate(std::string line) {
     if (line.empty() || !chance(30)) return line;
     switch (pick(9)) {
-      case 0: line[pick(static_cast<int>(line.size()))] = static_cast<char>(pick(256)); break;
-      case 1: line.resize(pick(static_cast<int>(line.size()))); break;
-      case 2: line += "\r"; break;
-      case 3: line.insert(pick(static_cast<int>(line.size())), 1, '\0'); break;
-      case 4: line = "  " + line + "  "; break;
-      case 5: line.insert(pick(static_cast<int>(line.size())), "\t"); break;
-      case 6: line += " " + std::to_string(pick(100000)); break;
-      case 7: line.insert(pick(static_cast<int>(line.size())), "\xc3\xa9"); break;
-      default: line += std::string(4100, '9'); break;
+      case 0:
+        line[pick(static_cast<int>(line.size()))] = static_cast<char>(pick(256));
+        break;
+      case 1:
+        line.resize(pick(static_cast<int>(line.size())));
+        break;
+      case 2:
+        line += "\r";
+        break;
+      case 3:
+        line.insert(pick(static_cast<int>(line.size())), 1, '\0');
+        break;
+      case 4:
+        line = "  " + line + "  ";
+        break;
+      case 5:
+        line.insert(pick(static_cast<int>(line.size())), "\t");
+        break;
+      case 6:
+        line += " " + std::to_string(pick(100000));
+        break;
+      case 7:
+        line.insert(pick(static_cast<int>(line.size())), "\xc3\xa9");
+        break;
+      default:
+        line += std::string(4100, '9');
+        break;
     }
     for (char& c : line)
       if (c == '\n') c = ' ';
@@ -193,7 +211,8 @@ TEST_CASE("fuzz: the Icebreaking agent takes any input and answers only well-for
     for (int r = 0; r < rows; ++r) in.push_back(f.mutate(board.line(r % ib::kSize)));
     int turns = 0;
     const int side = f.pick(4);  // first, second, bare READY, none
-    if (side < 3) in.push_back(f.mutate(side == 0 ? "READY FIRST" : side == 1 ? "READY SECOND" : "READY"));
+    if (side < 3)
+      in.push_back(f.mutate(side == 0 ? "READY FIRST" : side == 1 ? "READY SECOND" : "READY"));
     const int n = 1 + f.pick(50);
     for (int i = 0; i < n; ++i) {
       const int k = f.pick(12);
@@ -210,8 +229,8 @@ TEST_CASE("fuzz: the Icebreaking agent takes any input and answers only well-for
           pos.play(board, cell);
           r = ib::row_of(cell), c = ib::col_of(cell);
         }
-        in.push_back(f.mutate("OPP " + std::to_string(r) + " " + std::to_string(c) + " " +
-                              f.bank()));
+        in.push_back(
+            f.mutate("OPP " + std::to_string(r) + " " + std::to_string(c) + " " + f.bank()));
       } else if (k == 9) {
         in.push_back(f.garbage());
       } else if (k == 10) {

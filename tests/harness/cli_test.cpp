@@ -618,7 +618,11 @@ TEST_CASE("results files: values checked, file:line, nothing changed, torn lines
       {"index", [](nlohmann::json& j) { j["agent_index"] = 7; }, "index 7"},
       {"actions", [](nlohmann::json& j) { j["actions"] = 201; }, "\"actions\""},
       {"time", [](nlohmann::json& j) { j["time_ms"] = -5; }, "\"time_ms\""},
-      {"twice", [&](nlohmann::json& j) { j = lines[0]; j["score"] = j["score"].get<int>() + 1; },
+      {"twice",
+       [&](nlohmann::json& j) {
+         j = lines[0];
+         j["score"] = j["score"].get<int>() + 1;
+       },
        "already at"},
   };
   for (const auto& b : bad) {
@@ -700,11 +704,13 @@ TEST_CASE("tourney results: totals within the board, winner agrees, one pair per
   const std::vector<Bad> bad = {
       {"total-high", [&](nlohmann::json& j) { j["totals"][0] = hi + 1; }, "\"totals\""},
       {"total-low", [&](nlohmann::json& j) { j["totals"][1] = lo - 1; }, "\"totals\""},
-      {"winner", [](nlohmann::json& j) {
+      {"winner",
+       [](nlohmann::json& j) {
          j["verdict"] = "FINISHED";
          j["totals"] = {3, 1};
          j["winner"] = "second";
-       }, "won by first"},
+       },
+       "won by first"},
       {"pair", [](nlohmann::json& j) { j["pair"] = 99; }, "pair"},
       {"index", [](nlohmann::json& j) { j["second_index"] = 5; }, "index 5"},
   };

@@ -632,7 +632,8 @@ class SessionCore {
   void await_new_game(Clock::time_point arrived) {
     if (!new_game_) return;
     const double ms = std::clamp(own_left_ms_ / 10, 0.0, 25.0);
-    worker_.wait(*new_game_, arrived + std::chrono::microseconds(static_cast<std::int64_t>(ms * 1000)));
+    worker_.wait(*new_game_,
+                 arrived + std::chrono::microseconds(static_cast<std::int64_t>(ms * 1000)));
     new_game_.reset();
   }
 };

@@ -236,8 +236,8 @@ void start_faults(const Options& o) {
 bool ongoing_fault(const std::string& f) {
   return f == "slow" || f == "burn-per-move" || f == "child-burn" || f == "setsid-child" ||
          f == "many-children" || f == "early" || f == "setsid-burn" || f == "setsid-mem" ||
-         f == "setsid-spawn" || f == "fork-bomb" || f == "sigstop-child" ||
-         f == "stderr-flood" || f == "late-read" || f == "cgroup-hide" || f.empty();
+         f == "setsid-spawn" || f == "fork-bomb" || f == "sigstop-child" || f == "stderr-flood" ||
+         f == "late-read" || f == "cgroup-hide" || f.empty();
 }
 
 // Sends `good`, or the fault when its time has come.
