@@ -81,10 +81,10 @@ TEST_CASE("a reference file is read strictly") {
 }
 
 TEST_CASE("efficiency is score over reference, per seed and overall") {
-  std::vector<harness::BenchRecord> recs{{"a", 0, 1, 30000, 200, "MAX_ACTIONS", 0, ""},
-                                         {"a", 0, 2, 10000, 200, "MAX_ACTIONS", 0, ""},
-                                         {"b", 1, 1, 60000, 200, "MAX_ACTIONS", 0, ""},
-                                         {"a", 0, 9, 10000, 200, "MAX_ACTIONS", 0, ""}};
+  std::vector<harness::BenchRecord> recs{{"a", 0, 1, 30000, 200, "MAX_ACTIONS", 0, "", ""},
+                                         {"a", 0, 2, 10000, 200, "MAX_ACTIONS", 0, "", ""},
+                                         {"b", 1, 1, 60000, 200, "MAX_ACTIONS", 0, "", ""},
+                                         {"a", 0, 9, 10000, 200, "MAX_ACTIONS", 0, "", ""}};
   std::map<std::uint64_t, bound::Reference> refs;
   refs[1].score = 60000;
   refs[2].score = 40000;

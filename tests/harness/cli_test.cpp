@@ -583,6 +583,7 @@ TEST_CASE("the resume hint is the exact command: --out FILE becomes --resume FIL
         "tactica bench --agent a --resume old.jsonl");
   CHECK(resume_command({"tactica", "bench", "--agent", "a"}, "results/bench-1.jsonl") ==
         "tactica bench --agent a --resume results/bench-1.jsonl");
+}
 
 TEST_CASE("results files: values checked, file:line, nothing changed, torn lines named, locks") {
   const auto good = path("rec-good.jsonl");
