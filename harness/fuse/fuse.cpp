@@ -34,7 +34,20 @@ namespace fs = std::filesystem;
 }
 
 const char* project_version() { return TACTICA_VERSION; }
-const char* default_source_dir() { return TACTICA_SOURCE_DIR; }
+std::string default_source_dir() {
+  // The tree tactica was built from; in an installed tree (cmake --install, the .deb) whose
+  // build tree is gone, the sources installed beside it: <prefix>/share/tactica/source.
+  std::error_code ec;
+  if (fs::is_regular_file(fs::path(TACTICA_SOURCE_DIR) / "core/include/tactica/session.hpp", ec))
+    return TACTICA_SOURCE_DIR;
+  const auto exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto installed = exe.parent_path().parent_path() / "share/tactica/source";
+    if (fs::is_regular_file(installed / "core/include/tactica/session.hpp", ec))
+      return installed.string();
+  }
+  return TACTICA_SOURCE_DIR;
+}
 
 namespace {
 

@@ -45,9 +45,9 @@ struct FuseResult {
 
 // The Tactica version baked into this program (CMake's PROJECT_VERSION).
 const char* project_version();
-// The source tree baked into this program (CMake's PROJECT_SOURCE_DIR): the default of
-// --source-dir.
-const char* default_source_dir();
+// The default of --source-dir: the source tree baked into this program (CMake's
+// PROJECT_SOURCE_DIR), or in an installed tree without it, <prefix>/share/tactica/source.
+std::string default_source_dir();
 
 // Reads and checks the config, then writes the main.cpp text. Throws ConfigError (a bad config,
 // plugin or parameter; exit status 2) or FuseError (sources that cannot be fused).
