@@ -1,12 +1,15 @@
 // cmd_bench.cpp — `tactica bench`: Hanpang seed runs of one or more agents on the same seeds.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <set>
 
 #include "bound/bound.hpp"
 #include "cli/common.hpp"
+#include "stats/stats.hpp"
 #include "report/run_plots.hpp"
 #include "report/tables.hpp"
 #include "runner/records.hpp"
@@ -17,10 +20,31 @@ namespace {
 struct BenchOptions {
   std::vector<std::string> agents, labels;
   std::string seeds, plot, bound;
+  int early_stop = 0;  // >0: stop once every paired difference's 95% CI excludes 0 (min seeds)
   RunOptions run;
   LimitOptions limits;
   AgentSetOptions sets;
 };
+
+// --early-stop: on the seeds every agent has finished, each agent's paired difference against the
+// first has a 95% interval that excludes 0, over at least `min_seeds` seeds.
+bool decided(const std::vector<harness::BenchRecord>& records, const std::vector<std::string>& names,
+             int min_seeds) {
+  if (names.size() < 2) return false;
+  std::map<std::uint64_t, std::map<std::string, double>> by_seed;
+  for (const auto& r : records) by_seed[r.seed][r.agent] = static_cast<double>(r.score);
+  std::vector<std::vector<double>> cols(names.size());
+  for (const auto& [seed, scores] : by_seed) {
+    if (scores.size() < names.size()) continue;
+    for (std::size_t a = 0; a < names.size(); ++a) cols[a].push_back(scores.at(names[a]));
+  }
+  if (cols[0].size() < static_cast<std::size_t>(std::max(2, min_seeds))) return false;
+  for (std::size_t a = 1; a < names.size(); ++a) {
+    const auto p = stats::paired_difference(cols[0], cols[a]);
+    if (std::abs(p.diff.mean) <= p.diff.ci95) return false;
+  }
+  return true;
+}
 
 int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
   const auto agents = resolve_agents(o.agents, o.labels, "hanpang", o.sets);
@@ -102,9 +126,12 @@ int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
       [&](std::size_t, const nlohmann::json& line) {
         writer.append(line);
         records.push_back(harness::bench_record(line, "result"));
-        return true;
+        return !(o.early_stop > 0 && decided(records, names, o.early_stop));
       },
       progress.get());
+  if (o.early_stop > 0 && decided(records, names, o.early_stop))
+    std::fprintf(stderr, "bench: stopped early: every paired difference against %s excludes 0 "
+                 "(95%%) after at least %d seeds\n", names[0].c_str(), o.early_stop);
 
   std::printf("%s", report::bench_report(records, names).c_str());
   if (!o.bound.empty())
@@ -137,6 +164,10 @@ void register_bench(CLI::App& app, Context& ctx) {
                 "seeds, e.g. 1-30 or 1,5,9 (default 1-30, as on the platform)");
   b->add_option("--plot", o->plot,
                 "also draw each agent's score per seed and its scoreSum as an SVG file");
+  b->add_option("--early-stop", o->early_stop,
+                "stop launching games once, after at least N common seeds, every agent's paired "
+                "difference against the first has a 95% interval that excludes 0")
+      ->check(CLI::Range(2, 100000000));
   b->add_option("--bound", o->bound,
                 "also print each agent's efficiency (score / reference) per seed and overall, "
                 "against a reference file from tactica bound");

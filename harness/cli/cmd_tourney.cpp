@@ -18,6 +18,8 @@ namespace {
 struct TourneyOptions {
   std::vector<std::string> agents, labels, sprt;
   std::string seeds, plot;
+  bool gauntlet = false;  // the first agent against each of the others only
+  int rating_interval = 0;  // >0: the standings on stderr every this many finished games
   RunOptions run;
   LimitOptions limits;
   AgentSetOptions sets;
@@ -77,17 +79,18 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
     }
   }
 
-  // Step 2. The games: for each seed and each two agents i < j a pair (i first, then j first).
+  // Step 2. The games: for each seed and each two agents i < j a pair (i first, then j first);
+  // with --gauntlet only the pairs of the first agent (i = 0).
   struct Job {
     std::uint64_t seed;
     long pair;
     std::size_t first, second;
   };
   std::vector<Job> jobs;
-  const std::size_t n = agents.size(), per_seed = n * (n - 1) / 2;
+  const std::size_t n = agents.size(), per_seed = o.gauntlet ? n - 1 : n * (n - 1) / 2;
   for (std::size_t si = 0; si < seeds.size(); ++si) {
     std::size_t k = 0;
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < (o.gauntlet ? 1 : n); ++i)
       for (std::size_t j = i + 1; j < n; ++j, ++k) {
         const std::size_t unit = si * per_seed + k;
         if (!shard.takes(unit)) continue;
@@ -99,9 +102,9 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
   if (auto w = harness::workers_warning(o.run.workers); !w.empty())
     std::fprintf(stderr, "%s\n", w.c_str());
   std::fprintf(stderr,
-               "tourney: %zu games (%zu agents, %zu seeds, sides swapped%s%s%s) on %d workers, "
+               "tourney: %zu games (%zu agents%s, %zu seeds, sides swapped%s%s%s) on %d workers, "
                "results in %s\n",
-               jobs.size(), n, seeds.size(),
+               jobs.size(), n, o.gauntlet ? ", a gauntlet of the first" : "", seeds.size(),
                shard.n > 1
                    ? (", shard " + std::to_string(shard.k) + "/" + std::to_string(shard.n)).c_str()
                    : "",
@@ -143,6 +146,9 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
         auto rec = harness::tourney_record(line, "result");
         const bool pair_done = tracker.add(rec);
         records.push_back(std::move(rec));
+        if (o.rating_interval > 0 && records.size() % static_cast<std::size_t>(o.rating_interval) == 0)
+          std::fprintf(stderr, "\nstandings after %zu games:\n%s\n", records.size(),
+                       report::tourney_report(records, names, sprt).c_str());
         if (sprt && pair_done && !decided) {
           const double llr = stats::sprt_llr(tracker.pentanomial(), sprt->elo0, sprt->elo1);
           if (progress) {
@@ -192,6 +198,11 @@ void register_tourney(CLI::App& app, Context& ctx) {
            "stop when the SPRT decides: elo0=0 elo1=10 alpha=0.05 beta=0.05 "
            "(normalised Elo of the first agent over the second; keys left out keep these values)")
           ->expected(1, 4);
+  t->add_option("--rating-interval", o->rating_interval,
+                "print the standings (the whole report so far) on stderr every N finished games")
+      ->check(CLI::Range(1, 100000000));
+  t->add_flag("--gauntlet", o->gauntlet,
+              "play only the first agent against each of the others (not every two agents)");
   t->add_option("--plot", o->plot,
                 "also draw the Elo table with error bars (and with --sprt the LLR over games) as "
                 "an SVG file");

@@ -116,6 +116,19 @@ TEST_CASE("judge prints one line, a JSON result, and writes a replay") {
   CHECK(contains(r.out, "broken (second)"));
 }
 
+TEST_CASE("bench --early-stop ends once every paired difference excludes 0") {
+  const auto out = path("early.jsonl");
+  auto r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --label good --agent " +
+                       agent_cmd("hanpang", "--fault garbage --after 10") +
+                       " --label weak --seeds 1-30 -j 1 --early-stop 3 --no-progress --out " + out);
+  CHECK(r.code == 0);
+  const auto lines = jsonl(out);
+  CHECK(lines.size() >= 6);   // at least 3 seeds of both
+  CHECK(lines.size() < 60);   // not all 30 seeds
+  CHECK(contains(r.err, "stopped early"));
+  CHECK(contains(r.out, "paired difference against good"));
+}
+
 TEST_CASE("bench: results file, report, resume, shards and merge") {
   const std::string agents = "--agent " + agent_cmd("hanpang") + " --label good --agent " +
                              agent_cmd("hanpang", "--fault garbage --after 10") + " --label weak";
@@ -206,6 +219,23 @@ TEST_CASE("tourney: two agents with pentanomial pairs, three with ratings") {
   CHECK(r.code == 0);
   CHECK(jsonl(out3).size() == 12);
   CHECK(contains(r.out, "ratings"));
+  CHECK(contains(r.out, "1  strong"));
+
+  // --gauntlet: the first agent against each of the others, never the others among themselves.
+  const auto outg = path("tg.jsonl");
+  r = run_tactica("tourney --gauntlet --rating-interval 4 --agent " + agent_cmd("icebreaking") + " --agent " +
+                  agent_cmd("icebreaking", "--fault taken --after 5") + " --agent " +
+                  agent_cmd("icebreaking", "--fault taken --after 0") +
+                  " --label strong --label middle --label weak --seeds 1-2 --no-progress --out " +
+                  outg);
+  CHECK(r.code == 0);
+  const auto g = jsonl(outg);
+  CHECK(g.size() == 8);  // 2 seeds x 2 opponents x both sides
+  for (const auto& l : g) CHECK((l["first"] == "strong" || l["second"] == "strong"));
+  CHECK(contains(r.err, "a gauntlet of the first"));
+  CHECK(contains(r.err, "standings after 4 games:"));  // --rating-interval 4: after 4 and 8
+  CHECK(contains(r.err, "standings after 8 games:"));
+  CHECK_FALSE(contains(r.err, "standings after 6 games:"));
   CHECK(contains(r.out, "1  strong"));
 }
 
