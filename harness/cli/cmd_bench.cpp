@@ -53,6 +53,7 @@ int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
   const auto seeds = seeds_or(o.seeds, "1-30");
   const auto shard = o.run.shard.empty() ? harness::Shard{} : harness::parse_shard(o.run.shard);
   const auto limits = o.limits.limits();
+  o.run.prepare_log_dir();
   std::map<std::uint64_t, bound::Reference> refs;  // read before any game: a bad file stops here
   if (!o.bound.empty()) {
     try {
@@ -114,7 +115,7 @@ int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
       [&](std::size_t j, const std::atomic<bool>& abort) {
         const Job& job = jobs[j];
         const auto r = harness::judge_hanpang(agents[job.agent], job.seed, limits,
-                                              {&abort, !o.run.replay_dir.empty()});
+                                              {&abort, !o.run.replay_dir.empty(), o.run.log_dir});
         if (!o.run.replay_dir.empty())
           write_json_file(o.run.replay_dir + "/hanpang-" + file_safe(names[job.agent]) + "-seed" +
                               std::to_string(job.seed) + ".json",

@@ -39,6 +39,7 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
   const auto seeds = seeds_or(o.seeds, sprt ? "1-5000" : "1-50");
   const auto shard = o.run.shard.empty() ? harness::Shard{} : harness::parse_shard(o.run.shard);
   const auto limits = o.limits.limits();
+  o.run.prepare_log_dir();
   const bool resume = !o.run.resume.empty();
   const std::string path = resume               ? o.run.resume
                            : !o.run.out.empty() ? o.run.out
@@ -120,7 +121,7 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
       [&](std::size_t j, const std::atomic<bool>& abort) {
         const Job& job = jobs[j];
         const auto r = harness::judge_icebreaking(agents[job.first], agents[job.second], job.seed,
-                                                  limits, {&abort, !o.run.replay_dir.empty()});
+                                                  limits, {&abort, !o.run.replay_dir.empty(), o.run.log_dir});
         if (!o.run.replay_dir.empty())
           write_json_file(o.run.replay_dir + "/icebreaking-seed" + std::to_string(job.seed) + "-" +
                               file_safe(names[job.first]) + "-vs-" + file_safe(names[job.second]) +

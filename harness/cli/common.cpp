@@ -74,9 +74,24 @@ void RunOptions::add(CLI::App* app, const std::string& what) {
   app->add_option(
       "--shard", shard,
       "play share K of N (e.g. 3/8) for a job array; join the files with tactica merge");
+  app->add_option("--log-dir", log_dir,
+                  "keep each agent's whole stderr of every game in this directory "
+                  "(<game>-seed<N>-[first-|second-]<label>.stderr)");
   app->add_option("--replay-dir", replay_dir,
                   "also write every game's JSON replay into this directory");
   app->add_flag("--no-progress", no_progress, "no progress bar or progress lines");
+}
+
+void RunOptions::prepare_log_dir() const {
+  if (log_dir.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(log_dir, ec);
+  const auto probe = std::filesystem::path(log_dir) / ".tactica-write-test";
+  std::ofstream f(probe);
+  if (ec || !f)
+    throw harness::RunError("--log-dir " + log_dir + ": cannot create or write it");
+  f.close();
+  std::filesystem::remove(probe, ec);
 }
 
 void guarded(Context& ctx, const std::string& name, const std::function<int()>& body) {

@@ -32,7 +32,9 @@ struct LimitOptions {
 // Options of the many-game commands (bench, tourney).
 struct RunOptions {
   int workers = harness::core_count();
-  std::string out, resume, shard, replay_dir;
+  std::string out, resume, shard, replay_dir, log_dir;
+  // --log-dir: made (or checked writable) before any game; throws RunError.
+  void prepare_log_dir() const;
   bool no_progress = false;
   void add(CLI::App* app, const std::string& what);
 };

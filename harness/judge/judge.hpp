@@ -41,7 +41,12 @@ class GameAborted : public std::runtime_error {
 struct GameControl {
   const std::atomic<bool>* abort = nullptr;  // when set, the game stops and GameAborted is thrown
   bool replay = false;                       // build the JSON replay (docs/FORMATS.md)
+  std::string stderr_dir = {};  // non-empty: each agent's whole stderr goes to a file in it (--log-dir)
 };
+
+// The file in GameControl::stderr_dir that keeps one agent's stderr of one game.
+std::string stderr_log_name(const std::string& game, std::uint64_t seed,
+                            const std::string& label, const std::string& role = {});
 
 struct HanpangResult {
   std::int64_t score = 0;

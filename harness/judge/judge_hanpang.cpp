@@ -1,4 +1,5 @@
 // judge_hanpang.cpp — one Hanpang run against one agent (see judge.hpp).
+#include <cctype>
 #include <algorithm>
 #include <cmath>
 
@@ -53,6 +54,18 @@ std::string check_pang(const std::string& line, const hanpang::State& st, int& r
 
 }  // namespace
 
+std::string stderr_log_name(const std::string& game, std::uint64_t seed,
+                            const std::string& label, const std::string& role) {
+  std::string safe;
+  for (char ch : label)
+    safe += (std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.')
+                ? ch
+                : '_';
+  if (safe.size() > 60) safe.resize(60);
+  return game + "-seed" + std::to_string(seed) + "-" + (role.empty() ? "" : role + "-") + safe +
+         ".stderr";
+}
+
 HanpangResult judge_hanpang(const AgentSpec& agent, std::uint64_t seed, const Limits& limits,
                             const GameControl& control) {
   HanpangResult res;
@@ -68,6 +81,9 @@ HanpangResult judge_hanpang(const AgentSpec& agent, std::uint64_t seed, const Li
   seat.label = agent.label;
   seat.bank_ms = limits.bank_ms;
   seat.proc = Process::spawn(agent.argv, limits.process);
+  if (!control.stderr_dir.empty())
+    seat.proc->log_stderr_to(control.stderr_dir + "/" +
+                             stderr_log_name("hanpang", seed, agent.label));
   res.accounting = seat.proc->mode();
   const TickCheck check = [&](bool answered) { return process_check(seat, limits, answered); };
 

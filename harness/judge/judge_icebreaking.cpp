@@ -80,6 +80,10 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
     seats[i].index = i;
     seats[i].bank_ms = limits.bank_ms;
     seats[i].proc = Process::spawn(specs[i]->argv, limits.process);
+    if (!control.stderr_dir.empty())
+      seats[i].proc->log_stderr_to(
+          control.stderr_dir + "/" +
+          stderr_log_name("icebreaking", seed, specs[i]->label, i == 0 ? "first" : "second"));
   }
   res.accounting = seats[0].proc->mode() == seats[1].proc->mode()
                        ? seats[0].proc->mode()

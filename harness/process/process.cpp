@@ -515,6 +515,17 @@ void Process::drain_stderr() {
     const ssize_t n = ::read(err_, buf, sizeof buf);
     if (n > 0) {
       err_tail_.append(buf, static_cast<std::size_t>(n));
+      for (ssize_t done = 0; err_log_ >= 0 && done < n;) {
+        const ssize_t w = ::write(err_log_, buf + done, static_cast<std::size_t>(n - done));
+        if (w > 0) {
+          done += w;
+        } else if (w < 0 && errno == EINTR) {
+          continue;
+        } else {
+          ::close(err_log_);  // a full disk: the game goes on, the log stops here
+          err_log_ = -1;
+        }
+      }
       if (err_tail_.size() > 4096) err_tail_.erase(0, err_tail_.size() - 2048);
       total += static_cast<std::size_t>(n);
       continue;
@@ -525,6 +536,13 @@ void Process::drain_stderr() {
     err_ = -1;
     return;
   }
+}
+
+void Process::log_stderr_to(const std::string& path) {
+  if (err_log_ >= 0) ::close(err_log_);
+  err_log_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (err_log_ < 0)
+    throw SpawnError("cannot write the agent's stderr to " + path + ": " + std::strerror(errno));
 }
 
 std::string Process::stderr_tail() const {
@@ -707,7 +725,8 @@ double Process::terminate(std::chrono::milliseconds grace) {
     if (r == c) reaped_ms_ += rusage_ms(ru);
   }
   drain_stderr();
-  for (int* fd : {&in_, &out_, &err_, &status_fd_})
+  // (The tree is dead: what is left in the pipe, at most its 64 KiB, was just read, log included.)
+  for (int* fd : {&in_, &out_, &err_, &status_fd_, &err_log_})
     if (*fd >= 0) ::close(*fd), *fd = -1;
   terminated_ = true;
   if (cg_) cpu_ms_ = std::max(cpu_ms_, cg_->cpu_ms());

@@ -142,6 +142,9 @@ class Process {
 
   // Keeps reading the agent's stderr so it never blocks on it; the last bytes are kept.
   void drain_stderr();
+  // Also appends everything the agent writes on stderr, from now on, to `path` (created or
+  // truncated). Throws SpawnError if the file cannot be opened.
+  void log_stderr_to(const std::string& path);
   std::string stderr_tail() const;  // last ~2 KiB, as written
 
   // Gives the leader `grace` to exit on its own, then kills everything the agent started (the
@@ -171,6 +174,7 @@ class Process {
   bool out_eof_ = false;
   Clock::time_point out_last_read_{};
   std::string err_tail_;
+  int err_log_ = -1;  // log_stderr_to's file
   std::optional<ExitStatus> status_;
   bool leader_reaped_ = false;  // its exit reported by the keeper (or the keeper is gone)
   bool keeper_reaped_ = false;

@@ -116,6 +116,33 @@ TEST_CASE("judge prints one line, a JSON result, and writes a replay") {
   CHECK(contains(r.out, "broken (second)"));
 }
 
+TEST_CASE("--log-dir keeps each agent's whole stderr of every game") {
+  const fs::path dir = path("logs");
+  const std::string agent = (fs::path(TACTICA_BIN).parent_path() / "tactica-agent").string() +
+                            " --config " + std::string(TACTICA_SOURCE_DIR) +
+                            "/configs/hanpang/greedy.toml --verbose";
+  auto r = run_tactica("bench --agent \"" + agent + "\" --label chatty --seeds 1-2 --no-progress "
+                       "--log-dir " + dir.string() + " --out " + path("logs.jsonl"));
+  CHECK(r.code == 0);
+  for (int seed : {1, 2}) {
+    const auto f = dir / ("hanpang-seed" + std::to_string(seed) + "-chatty.stderr");
+    REQUIRE(fs::exists(f));
+    const std::string text = slurp(f);
+    // --verbose: one line per move, so far more than the 2 KiB tail the judge keeps.
+    CHECK(std::count(text.begin(), text.end(), '\n') >= 20);
+  }
+  r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --label a --agent " +
+                  agent_cmd("icebreaking") + " --label b --seeds 1 --no-progress --log-dir " +
+                  dir.string() + " --out " + path("logs-t.jsonl"));
+  CHECK(r.code == 0);
+  CHECK(fs::exists(dir / "icebreaking-seed1-first-a.stderr"));
+  CHECK(fs::exists(dir / "icebreaking-seed1-second-a.stderr"));
+  r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --seeds 1 --no-progress --log-dir "
+                  "/proc/nowhere --out " + path("logs-bad.jsonl"));
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "--log-dir /proc/nowhere: cannot create or write it"));
+}
+
 TEST_CASE("bench --early-stop ends once every paired difference excludes 0") {
   const auto out = path("early.jsonl");
   auto r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --label good --agent " +
