@@ -173,13 +173,17 @@ std::vector<harness::AgentSpec> resolve_agents(const std::vector<std::string>& s
 }
 
 
-std::string default_results_path(const std::string& what) {
+std::string run_stamp() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
   ::localtime_r(&now, &tm);
   char buf[64];
   std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
-  return "results/" + what + "-" + buf + ".jsonl";
+  return buf;
+}
+
+std::string default_results_path(const std::string& what) {
+  return "results/" + what + "-" + run_stamp() + ".jsonl";
 }
 
 std::string file_safe(const std::string& s) {

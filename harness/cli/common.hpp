@@ -62,6 +62,8 @@ std::vector<harness::AgentSpec> resolve_agents(const std::vector<std::string>& s
                                                const AgentSetOptions& sets = {});
 
 
+// The local time as YYYYmmdd-HHMMSS, for default file and directory names.
+std::string run_stamp();
 // results/<what>-YYYYmmdd-HHMMSS.jsonl
 std::string default_results_path(const std::string& what);
 // A label made safe for a file name.

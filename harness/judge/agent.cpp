@@ -71,6 +71,9 @@ std::vector<std::string> split_blanks(const std::string& s) {
   return out;
 }
 
+
+}  // namespace
+
 bool in_path(const std::string& name) {
   const char* path_env = std::getenv("PATH");
   std::string path = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin";
@@ -85,8 +88,6 @@ bool in_path(const std::string& name) {
     pos = colon + 1;
   }
 }
-
-}  // namespace
 
 namespace {
 

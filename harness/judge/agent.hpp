@@ -43,6 +43,9 @@ AgentSpec resolve_agent(const std::string& spec, const std::filesystem::path& ta
 // Gives duplicate labels a suffix: beam, beam#2, beam#3.
 void make_labels_unique(std::vector<AgentSpec>& agents);
 
+// True if `name` is an executable file in a directory of $PATH.
+bool in_path(const std::string& name);
+
 // The directory of the running executable (for finding tactica-agent beside it).
 std::filesystem::path self_dir();
 

@@ -15,6 +15,7 @@
 #include <map>
 
 #include "process/process.hpp"
+#include "runner/command_line.hpp"
 #include "runner/records.hpp"
 
 namespace tactica::tune {
@@ -112,12 +113,6 @@ class LocalBackend : public Backend {
   harness::Limits limits_;
 };
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
-
 // The AGENT word that `tactica judge` resolves back into exactly `argv` (split on blanks).
 std::string agent_word(const harness::AgentSpec& a) {
   std::string s;
@@ -135,25 +130,11 @@ std::string agent_word(const harness::AgentSpec& a) {
 std::atomic<bool> g_stop{false};
 extern "C" void on_parallel_stop(int) { g_stop.store(true); }
 
-bool in_path(const std::string& name) {
-  const char* p = std::getenv("PATH");
-  std::string path = p ? p : "/usr/bin:/bin";
-  std::size_t pos = 0;
-  while (pos <= path.size()) {
-    auto colon = path.find(':', pos);
-    if (colon == std::string::npos) colon = path.size();
-    const fs::path dir = path.substr(pos, colon - pos);
-    if (!dir.empty() && ::access((dir / name).c_str(), X_OK) == 0) return true;
-    pos = colon + 1;
-  }
-  return false;
-}
-
 class ParallelBackend : public Backend {
  public:
   ParallelBackend(std::string login, int jobs, harness::Limits limits, fs::path tactica)
       : login_(std::move(login)), jobs_(jobs), limits_(limits), tactica_(std::move(tactica)) {
-    if (!in_path("parallel"))
+    if (!harness::in_path("parallel"))
       throw harness::RunError(
           "--sshlogin needs GNU parallel, which is not on PATH: apt-get install parallel");
   }
@@ -170,11 +151,11 @@ class ParallelBackend : public Backend {
       std::string text;
       const std::string cwd = fs::current_path().string();
       for (const auto& job : jobs) {
-        std::string cmd = "cd " + shell_quote(cwd) + " &&";
+        std::string cmd = "cd " + harness::shell_quote(cwd) + " &&";
         for (const char* var : {"TACTICA_PLUGIN_PATH", "TACTICA_AGENT"})
           if (const char* v = std::getenv(var); v && *v)
-            cmd += std::string(" ") + var + "=" + shell_quote(v);
-        for (const auto& w : judge_command(job, limits_, tactica_)) cmd += " " + shell_quote(w);
+            cmd += std::string(" ") + var + "=" + harness::shell_quote(v);
+        for (const auto& w : judge_command(job, limits_, tactica_)) cmd += " " + harness::shell_quote(w);
         text += cmd + " 2>/dev/null\n";
       }
       if (::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
@@ -280,7 +261,7 @@ class ParallelBackend : public Backend {
                                 [&] {
                                   std::string s;
                                   for (const auto& w : judge_command(jobs[i], limits_, tactica_))
-                                    s += (s.empty() ? "" : " ") + shell_quote(w);
+                                    s += (s.empty() ? "" : " ") + harness::shell_quote(w);
                                   return s;
                                 }());
     return true;

@@ -1,6 +1,5 @@
 // cmd_tune.cpp — `tactica tune`: SPSA or CMA-ES over a config's parameters (docs/TUNING.md).
 #include <cstdio>
-#include <ctime>
 #include <memory>
 
 #include "cli/common.hpp"
@@ -18,12 +17,7 @@ struct TuneOptions {
 };
 
 std::string default_dir(const std::string& config) {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  ::localtime_r(&now, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
-  return "tune/" + file_safe(std::filesystem::path(config).stem().string()) + "-" + buf;
+  return "tune/" + file_safe(std::filesystem::path(config).stem().string()) + "-" + run_stamp();
 }
 
 }  // namespace

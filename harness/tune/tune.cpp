@@ -30,6 +30,7 @@
 #include "runner/runner.hpp"
 #include "tactica/config.hpp"
 #include "tactica/loader.hpp"
+#include "tactica/rng.hpp"
 #include "tune/backend.hpp"
 
 namespace tactica::tune {
@@ -46,13 +47,6 @@ std::atomic<bool> g_stop{false};
 extern "C" void on_tune_stop(int sig) {
   g_stop.store(true);
   ::signal(sig, SIG_DFL);  // a second one ends tactica at once
-}
-
-std::uint64_t mix(std::uint64_t x) {  // splitmix64
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
 }
 
 json values_json(const TuneSpec& s, const Values& v) {
@@ -346,7 +340,8 @@ class Tuner {
         if (p.integer()) c[i] = std::max(c[i], 1.0);  // else rounding could erase the perturbation
         // a[i]: how far theta moves for a result of 1 (standard SPSA's a_k / c_k).
         a[i] = s_.spsa_a * p.range() * ak / ck;
-        delta[i] = (mix(s_.rng_seed * 1000003ULL + k * 7919ULL + i) & 1) ? 1.0 : -1.0;
+        std::uint64_t sign_seed = s_.rng_seed * 1000003ULL + k * 7919ULL + i;
+        delta[i] = (splitmix64(sign_seed) & 1) ? 1.0 : -1.0;
         plus[i] = p.played(theta[i] + c[i] * delta[i]);
         minus[i] = p.played(theta[i] - c[i] * delta[i]);
       }

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "tactica/plugin_export.hpp"
+#include "tactica/rng.hpp"
 #include "tactica/strategy.hpp"
 
 namespace tactica::plugins::synth {
@@ -29,12 +30,7 @@ double quality(const Params& p) {
   return std::max(0.0, 1.0 - std::sqrt(dx * dx + dy * dy + dn * dn));
 }
 
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+std::uint64_t mix(std::uint64_t x) { return splitmix64(x); }  // x: a copy, advanced
 std::uint64_t hash(u128 v, std::uint64_t h) {
   return mix(h ^ mix(static_cast<std::uint64_t>(v) ^ mix(static_cast<std::uint64_t>(v >> 64))));
 }
