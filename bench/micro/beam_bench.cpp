@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "beam/plugin.hpp"
-#include "common/hanpang_eval.hpp"
+#include "games/hanpang/eval.hpp"
 
 namespace {
 

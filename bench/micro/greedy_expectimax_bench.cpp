@@ -5,7 +5,7 @@
 
 #include <array>
 
-#include "common/icebreaking_eval.hpp"
+#include "games/icebreaking/eval.hpp"
 #include "expectimax/hanpang_search.hpp"
 #include "expectimax/ice_search.hpp"
 #include "greedy/greedy.hpp"

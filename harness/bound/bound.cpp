@@ -10,7 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "common/hanpang_eval.hpp"
+#include "games/hanpang/eval.hpp"
 #include "tactica/hanpang.hpp"
 
 namespace tactica::bound {

@@ -3,7 +3,7 @@
 // Default (phantom): one beam over our own moves on a future of phantom rows (each action lifts
 // the board by a row whose colours are unknown and never join a group): every node of the beam
 // is expanded by all of its groups, the children are valued by the board evaluation of
-// common/hanpang_eval.hpp, duplicates removed, and the `width` best form the next layer. A root
+// games/hanpang/eval.hpp, duplicates removed, and the `width` best form the next layer. A root
 // move's value is its best leaf. Second opinion: the op_k best root moves are played again,
 // each followed by op_samples sampled next rows (the same rows for every root: the row our next
 // decision will see), and each of those boards is valued by a phantom beam of op_depth moves; a
@@ -19,7 +19,7 @@
 
 #include "beam/params.hpp"
 #include "beam/plugin.hpp"
-#include "common/hanpang_eval.hpp"
+#include "games/hanpang/eval.hpp"
 
 namespace tactica::plugins::beam {
 // Named (not anonymous) so the plugin's files can share one translation unit (unity build, fuse).

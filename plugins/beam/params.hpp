@@ -3,7 +3,7 @@
 // every parameter to its field.
 #pragma once
 
-#include "common/hanpang_eval.hpp"
+#include "games/hanpang/eval.hpp"
 #include "common/icebreaking_beam.hpp"
 #include "tactica/param_table.hpp"
 

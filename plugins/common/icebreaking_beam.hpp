@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/icebreaking_eval.hpp"
+#include "games/icebreaking/eval.hpp"
 #include "tactica/icebreaking.hpp"
 #include "tactica/strategy.hpp"
 
@@ -170,7 +170,7 @@ class ModelBeam {
   }
 
   // The score difference, plus (with `residual`) the value of the ice left if both sides took
-  // the best cell in turn (common/icebreaking_eval.hpp), from our side.
+  // the best cell in turn (games/icebreaking/eval.hpp), from our side.
   int value_of(const Board& b, const Position& p) const {
     int v = p.total[me_] - p.total[icebreaking::other(me_)];
     if (cfg_.residual && !p.over()) {

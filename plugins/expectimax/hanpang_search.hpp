@@ -3,7 +3,7 @@
 // A decision node is a board after this turn's row was added: its value is the best over our
 // moves. A move leads to an afterstate (group removed, columns fallen); its value is the mean,
 // over sampled next rows, of the decision node that row makes. At the horizon an afterstate is
-// valued by the board-potential evaluation (common/hanpang_eval.hpp) with every column lifted
+// valued by the board-potential evaluation (games/hanpang/eval.hpp) with every column lifted
 // by one (the coming row's height, its colours unknown). Only the `width` most promising moves
 // of a decision node (by that horizon value) are expanded deeper, and every chance node at one
 // level uses the same sampled rows (common random numbers: siblings are compared on equal
@@ -13,7 +13,7 @@
 #include <array>
 #include <cstdint>
 
-#include "common/hanpang_eval.hpp"
+#include "games/hanpang/eval.hpp"
 #include "tactica/hanpang.hpp"
 #include "tactica/rng.hpp"
 #include "tactica/strategy.hpp"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "common/icebreaking_eval.hpp"
+#include "games/icebreaking/eval.hpp"
 
 namespace tactica::plugins::expectimax {
 

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/icebreaking_eval.hpp"
+#include "games/icebreaking/eval.hpp"
 #include "tactica/icebreaking.hpp"
 #include "tactica/strategy.hpp"
 
@@ -28,7 +28,7 @@ struct IceParams {
   double time_scale = 1.0;  // the soft time counted as this multiple of the host's (never past
                             // the hard limit): the host expects (ice + 1) / 2 more moves of
                             // ours, but captures end games sooner, so its share is cautious
-  // Evaluation weights (points per unit): see common/icebreaking_eval.hpp.
+  // Evaluation weights (points per unit): see games/icebreaking/eval.hpp.
   double w_pool = 0.0;    // the alternating sum of the cells left ("pick from a pool" value)
   double w_threat = 0.0;  // the best capture now available to the side to move
   double w_plus = 0.0;    // the alternating sum of the positive cells left

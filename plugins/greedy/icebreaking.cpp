@@ -1,7 +1,7 @@
 // GreedyIcebreaking Icebreaking: the largest immediate gain, chain captures included.
 #include <climits>
 
-#include "common/icebreaking_eval.hpp"
+#include "games/icebreaking/eval.hpp"
 #include "greedy/greedy.hpp"
 #include "greedy/params.hpp"
 #include "greedy/plugin.hpp"

@@ -4,7 +4,7 @@
 // right after the removal, an "afterstate"). Below an edge, the unknown next row is a chance
 // event: each edge keeps at most `chance_width` sampled rows, each with its own decision node;
 // once that many exist, a visit picks one of them uniformly (sparse sampling). Values are in
-// points: the score so far plus the shared board evaluation (common/hanpang_eval.hpp) at the
+// points: the score so far plus the shared board evaluation (games/hanpang/eval.hpp) at the
 // leaf, after an optional short playout. A new edge starts with `prior_visits` virtual visits at
 // its one-ply value, so the search begins where a one-ply evaluator would and improves on it.
 // All nodes come from pools sized at construction; nothing is allocated while searching.
@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/hanpang_eval.hpp"
+#include "games/hanpang/eval.hpp"
 #include "tactica/hanpang.hpp"
 #include "tactica/rng.hpp"
 #include "tactica/strategy.hpp"

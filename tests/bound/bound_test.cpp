@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "bound/bound.hpp"
-#include "common/hanpang_eval.hpp"
+#include "games/hanpang/eval.hpp"
 #include "tactica/hanpang.hpp"
 
 using namespace tactica;

@@ -1,7 +1,7 @@
-// plugins/common/hanpang_eval.hpp: features on hand-built boards, and the evaluation's order.
+// plugins/games/hanpang/eval.hpp: features on hand-built boards, and the evaluation's order.
 #include <doctest/doctest.h>
 
-#include "common/hanpang_eval.hpp"
+#include "games/hanpang/eval.hpp"
 
 using namespace tactica;
 using namespace tactica::hanpang;

@@ -10,7 +10,7 @@
 
 #include "../plugin_testing.hpp"
 #include "common/icebreaking_beam.hpp"
-#include "common/icebreaking_eval.hpp"
+#include "games/icebreaking/eval.hpp"
 #include "expectimax/hanpang_search.hpp"
 #include "expectimax/ice_search.hpp"
 #include "expectimax/plugin.hpp"

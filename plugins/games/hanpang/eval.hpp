@@ -1,4 +1,4 @@
-// hanpang_eval.hpp — board potential for Hanpang, shared by the beam, expectimax and mcts plugins.
+// games/hanpang/eval.hpp — board potential for Hanpang, shared by the beam, expectimax and mcts plugins.
 //
 // What makes points: k^2 rewards huge groups, but every action adds a row of 8 tiles, so the board
 // only stays level if moves remove 8 tiles on average. The plan the evaluation rewards: keep the

@@ -1,4 +1,4 @@
-// icebreaking_eval.hpp — fast move facts and a static evaluation for Icebreaking searches.
+// games/icebreaking/eval.hpp — fast move facts and a static evaluation for Icebreaking searches.
 // Header-only, standard library + core only (it goes into fused submissions).
 //
 // Everything here is a function of the remaining ice set alone: the future of an Icebreaking
