@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# baseline_play.sh BIN SRC: every bench/baselines/*.cpp has its tactica-baseline-* binary, and
+# baseline_play.sh BIN SRC: every bench/baselines/*.cpp.gz has its tactica-baseline-* binary, and
 # each plays one whole game through `tactica judge` with no fault (Hanpang: survives seed 3;
 # Icebreaking: a FINISHED game against greedy from each side).
 set -euo pipefail
@@ -7,13 +7,19 @@ bin=$1 src=$2
 cd "$src"
 fail() { echo "baseline_play: $*" >&2; exit 1; }
 shopt -s nullglob
-files=(bench/baselines/*.cpp)
-((${#files[@]})) || fail "no bench/baselines/*.cpp"
+files=(bench/baselines/*.cpp.gz)
+((${#files[@]})) || fail "no bench/baselines/*.cpp.gz"
 for f in "${files[@]}"; do
-  stem=$(basename "$f" .cpp)
+  stem=$(basename "$f" .cpp.gz)
   exe=$bin/tactica-baseline-$stem
   [[ -x $exe ]] || fail "$f has no binary $exe"
-  head -3 "$f" | grep -q "made by \`tactica fuse\`" || fail "$f is not a fused file"
+  text=$(gzip -dc "$f") || fail "$f does not decompress"
+  grep -q "made by \`tactica fuse\`" <<<"$(sed -n 1,3p <<<"$text")" || fail "$f is not a fused file"
+  # Frozen: the fused bytes are the ones recorded when the baseline was made.
+  want=$(awk -v n="$stem.cpp" '$2 == n {print $1}' bench/baselines/SHA256SUMS)
+  [[ -n $want ]] || fail "$f has no line in bench/baselines/SHA256SUMS"
+  got=$(gzip -dc "$f" | sha256sum | cut -d' ' -f1)
+  [[ $got == "$want" ]] || fail "$f has changed (sha256 $got, recorded $want): baselines never move"
   case $stem in
     hanpang-*)
       line=$("$bin/tactica" judge hanpang --seed 3 --agent "$exe" --label "$stem")
@@ -29,7 +35,7 @@ for f in "${files[@]}"; do
         echo "$line"
         [[ $line == *", FINISHED ("* ]] || fail "$stem as $side did not finish cleanly: $line"
       done ;;
-    *) fail "$f: name must be <hanpang|icebreaking>-<yyyy-mm>.cpp" ;;
+    *) fail "$f: name must be <hanpang|icebreaking>-<yyyy-mm>.cpp.gz" ;;
   esac
 done
 echo "baseline_play: ${#files[@]} baselines played cleanly"
