@@ -238,6 +238,8 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
                     {"time_ms", {std::lround(res.time_ms[0]), std::lround(res.time_ms[1])}},
                     {"cpu_ms", {std::lround(res.cpu_ms[0]), std::lround(res.cpu_ms[1])}},
                     {"accounting", res.accounting}}},
+                  {"limits",
+                   {{"bank_ms", round2(limits.bank_ms)}, {"cpu_ms", round2(limits.cpu_ms)}}},
                   {"initial", std::move(initial)},
                   {"moves", std::move(moves)},
                   {"log", log.take()}};

@@ -98,8 +98,8 @@ TEST_CASE("judge prints one line, a JSON result, and writes a replay") {
   CHECK((contains(r.out, "OVERFLOW") || contains(r.out, "MAX_ACTIONS")));
 
   const auto replay = path("replay.json");
-  r = run_tactica("judge hanpang --seed 3 --json --replay " + replay + " --agent " +
-                  agent_cmd("hanpang"));
+  r = run_tactica("judge hanpang --seed 3 --json --bank-ms 4000 --replay " + replay +
+                  " --agent " + agent_cmd("hanpang"));
   CHECK(r.code == 0);
   const auto line = nlohmann::json::parse(r.out);
   CHECK(line["game"] == "hanpang");
@@ -107,6 +107,16 @@ TEST_CASE("judge prints one line, a JSON result, and writes a replay") {
   const auto rep = nlohmann::json::parse(slurp(replay));
   CHECK(rep["format"] == "tactica-replay/1");
   CHECK(rep["result"]["score"] == line["score"]);
+  CHECK(rep["limits"]["bank_ms"] == 4000);  // the viewer's chart draws the bank from it
+
+  const auto ice_replay = path("ice-replay.json");
+  r = run_tactica("judge icebreaking --seed 2 --cpu-ms 3000 --replay " + ice_replay +
+                  " --first " + agent_cmd("icebreaking") + " --second " +
+                  agent_cmd("icebreaking"));
+  CHECK(r.code == 0);
+  const auto ice = nlohmann::json::parse(slurp(ice_replay));
+  CHECK(ice["limits"]["bank_ms"] == 5000);
+  CHECK(ice["limits"]["cpu_ms"] == 3000);
 
   r = run_tactica("judge icebreaking --seed 2 --first " + agent_cmd("icebreaking") + " --second " +
                   agent_cmd("icebreaking", "--fault garbage --after 4") + " --second-label broken");

@@ -127,6 +127,12 @@ TEST_CASE("validation names the bad field and says what was expected") {
   r["log"][0]["dir"] = "sideways";
   CHECK(problem(r).find("log[0].dir") != std::string::npos);
 
+  r = icebreaking();
+  r["limits"]["cpu_ms"] = "5000";
+  CHECK(problem(r).find("limits.cpu_ms: expected a number, got a string") != std::string::npos);
+  r["limits"] = 5000;
+  CHECK(problem(r).find("limits: expected an object, got a number") != std::string::npos);
+
   CHECK(problem(json::array()).find("expected an object, got an array") != std::string::npos);
 
   // Display-only fields may be missing or null.
@@ -134,6 +140,7 @@ TEST_CASE("validation names the bad field and says what was expected") {
   r["moves"][0].erase("cpu_ms");
   r["moves"][0]["banks_ms"] = nullptr;
   r.erase("log");
+  r.erase("limits");  // replays written before the judge recorded its time control
   CHECK(problem(r) == "");
 }
 
