@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/suite.hpp"
@@ -20,7 +22,8 @@ int main(int argc, char** argv) {
                  "a suite file (configs/suites/*.toml): bench/tourney options as keys under "
                  "[bench] or [tourney]; the command line takes precedence")
       ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-  app.config_formatter(std::make_shared<tactica::cli::SuiteConfig>(&app));
+  const auto suite = std::make_shared<tactica::cli::SuiteConfig>(&app);
+  app.config_formatter(suite);
   tactica::cli::Context ctx;
   ctx.argv.assign(argv, argv + argc);
 #define TACTICA_COMMAND(name) tactica::cli::register_##name(app, ctx);
@@ -31,10 +34,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {  // --help
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    // Every command-line error: one line naming the bad word and the choices, exit 2.
-    std::fprintf(stderr, "%s\n",
-                 tactica::cli::parse_error_line(app, e, {ctx.argv.begin() + 1, ctx.argv.end()})
-                     .c_str());
+    // Every command-line error: one line naming the bad word and the choices, exit 2; a value
+    // from the suite file is named by its file:line, as a config's would be.
+    const std::vector<std::string> args(ctx.argv.begin() + 1, ctx.argv.end());
+    if (const auto line = tactica::cli::suite_value_error(app, *suite, e, args); !line.empty())
+      std::fprintf(stderr, "tactica: %s\n", line.c_str());
+    else
+      std::fprintf(stderr, "%s\n", tactica::cli::parse_error_line(app, e, args).c_str());
     return 2;
   } catch (const tactica::cli::SuiteError& e) {
     std::fprintf(stderr, "tactica: %s\n", e.what());

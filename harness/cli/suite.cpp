@@ -4,6 +4,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <sstream>
 
@@ -79,6 +80,7 @@ bool is_scalar(const toml::node& v) {
 }  // namespace
 
 std::vector<CLI::ConfigItem> SuiteConfig::from_config(std::istream& in) const {
+  origins_.clear();
   const auto* opt = root_->get_config_ptr();
   const auto files = opt ? opt->as<std::vector<std::string>>() : std::vector<std::string>{};
   const std::string file = files.empty() ? std::string("suite") : files.front();
@@ -131,23 +133,129 @@ std::vector<CLI::ConfigItem> SuiteConfig::from_config(std::istream& in) const {
                          ": expected a string, a number, a boolean or a list of them, got a "
                          "table");
       }
+      origins_.push_back({section, name, at(key.source())});
       items.push_back(std::move(item));
     }
   }
   return items;
 }
 
-std::string parse_error_line(const CLI::App& app, const CLI::ParseError& e,
-                             const std::vector<std::string>& argv) {
-  // The deepest subcommand the parse reached, and its name as typed: "tactica judge".
+std::string SuiteConfig::origin(const std::string& section, const std::string& name) const {
+  for (const auto& o : origins_)
+    if (o.section == section && o.name == name) return o.where;
+  return {};
+}
+
+namespace {
+
+// The deepest subcommand the parse reached, and its name as typed: "tactica judge".
+const CLI::App* deepest(const CLI::App& app, std::string& path) {
   const CLI::App* cur = &app;
-  std::string path = "tactica";
+  path = "tactica";
   for (;;) {
     const auto subs = cur->get_subcommands();
     if (subs.empty()) break;
     cur = subs.front();
     path += " " + cur->get_name();
   }
+  return cur;
+}
+
+// What an option takes, from CLI11's type and check: "INT:INT in [1 - 4096]" -> "one integer
+// in [1 - 4096]", "TEXT:{auto,cgroup,proc}" -> "one of auto, cgroup, proc", a flag -> "true or
+// false", a repeatable one -> "a string or a list of them".
+std::string allowed_values(const CLI::Option& opt) {
+  const std::string type = opt.get_type_name();
+  const auto colon = type.find(':');
+  const std::string base = type.substr(0, colon);
+  const std::string check = colon == std::string::npos ? "" : type.substr(colon + 1);
+  if (opt.get_expected_max() == 0) return "true or false";
+  std::string noun = base == "INT" || base == "UINT" ? "integer"
+                     : base == "FLOAT"               ? "number"
+                                                     : "string";
+  std::string what;
+  if (!check.empty() && check.front() == '{' && check.back() == '}') {
+    what = "one of ";
+    for (const char ch : check.substr(1, check.size() - 2))
+      what += ch == ',' ? ", " : std::string(1, ch);
+  } else {
+    const std::string in = base + " in ";
+    const std::string range = check.rfind(in, 0) == 0 ? " in " + check.substr(in.size())
+                              : check.empty()         ? ""
+                                                      : " (" + check + ")";
+    what = (opt.get_expected_max() > 1 ? "a" : "one") + std::string(" ") + noun + range;
+    if (opt.get_expected_max() > 1) what += " or a list of them";
+  }
+  return what;
+}
+
+// The option `msg` names first ("--workers: Value abc ..."), among `app`'s, or nullptr.
+const CLI::Option* named_option(const CLI::App& app, const std::string& msg) {
+  const CLI::Option* best = nullptr;
+  std::size_t best_at = std::string::npos;
+  for (const CLI::Option* o : app.get_options()) {
+    for (const auto& n : o->get_lnames()) {
+      const std::string word = "--" + n;
+      for (auto at = msg.find(word); at != std::string::npos; at = msg.find(word, at + 1)) {
+        const std::size_t end = at + word.size();
+        const bool whole =
+            end == msg.size() || !(std::isalnum(static_cast<unsigned char>(msg[end])) ||
+                                   msg[end] == '-' || msg[end] == '_');
+        if (whole && at < best_at) best_at = at, best = o;
+        if (whole) break;
+      }
+    }
+  }
+  return best;
+}
+
+// Whether the command line gave `opt` (--name, --name=V, -x, -xV).
+bool given_on_command_line(const CLI::Option& opt, const std::vector<std::string>& argv) {
+  for (const auto& a : argv) {
+    for (const auto& n : opt.get_lnames())
+      if (a == "--" + n || a.rfind("--" + n + "=", 0) == 0) return true;
+    for (const auto& s : opt.get_snames())
+      if (a.size() >= 2 && a[0] == '-' && a[1] != '-' && a.compare(1, s.size(), s) == 0)
+        return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string suite_value_error(const CLI::App& app, const SuiteConfig& suite,
+                              const CLI::ParseError& e, const std::vector<std::string>& argv) {
+  std::string path;
+  const CLI::App* cur = deepest(app, path);
+  const std::string msg = e.what();
+  // The subcommand run first, then the other sections: CLI11 also checks the values of a
+  // section whose subcommand is not run ([bench] workers = "x" stops a tourney).
+  std::vector<const CLI::App*> subs{cur};
+  for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (s != cur) subs.push_back(s);
+  for (const CLI::App* sub : subs) {
+    if (sub == &app) continue;
+    const CLI::Option* opt = named_option(*sub, msg);
+    if (!opt) continue;
+    if (sub == cur && given_on_command_line(*opt, argv)) return {};
+    std::string where, key;
+    for (const auto& n : opt->get_lnames())
+      if (where.empty()) where = suite.origin(sub->get_name(), n), key = n;
+    if (where.empty()) continue;
+    std::string detail = msg;
+    if (const std::string head = "--" + key + ": "; detail.rfind(head, 0) == 0)
+      detail = detail.substr(head.size());
+    return where + ": [" + sub->get_name() + "] " + key + ": " + detail +
+           "; allowed: " + allowed_values(*opt) + " (--" + key + ": " + opt->get_description() +
+           ")";
+  }
+  return {};
+}
+
+std::string parse_error_line(const CLI::App& app, const CLI::ParseError& e,
+                             const std::vector<std::string>& argv) {
+  std::string path;
+  const CLI::App* cur = deepest(app, path);
   std::string msg = e.what();
   // Words CLI11 could not place, from "The following argument(s) were not expected: a b".
   std::vector<std::string> extras;

@@ -161,6 +161,7 @@ HanpangResult judge_hanpang(const AgentSpec& agent, std::uint64_t seed, const Li
                     {"time_ms", std::lround(res.time_ms)},
                     {"cpu_ms", std::lround(res.cpu_ms)},
                     {"accounting", res.accounting}}},
+                  {"limits", {{"bank_ms", round2(limits.bank_ms)}}},
                   {"initial", std::move(initial)},
                   {"moves", std::move(moves)},
                   {"log", log.take()}};

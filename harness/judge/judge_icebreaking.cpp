@@ -222,6 +222,8 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
   if (control.replay) {
     nlohmann::json initial = nlohmann::json::array();
     for (int r = 0; r < ice::kSize; ++r) initial.push_back(board.line(r));
+    const nlohmann::json time_control = {{"bank_ms", round2(limits.bank_ms)},
+                                         {"cpu_ms", round2(limits.cpu_ms)}};
     res.replay = {{"format", "tactica-replay/1"},
                   {"game", "icebreaking"},
                   {"seed", seed},
@@ -238,6 +240,7 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
                     {"time_ms", {std::lround(res.time_ms[0]), std::lround(res.time_ms[1])}},
                     {"cpu_ms", {std::lround(res.cpu_ms[0]), std::lround(res.cpu_ms[1])}},
                     {"accounting", res.accounting}}},
+                  {"limits", time_control},
                   {"initial", std::move(initial)},
                   {"moves", std::move(moves)},
                   {"log", log.take()}};

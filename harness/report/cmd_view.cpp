@@ -16,7 +16,8 @@ void register_view(CLI::App& app, Context& ctx) {
   auto* v = app.add_subcommand(
       "view",
       "A replay (tactica judge ... --replay FILE) as one HTML page that shows the game move "
-      "by move: step, play, jump, arrow keys; opens offline in any browser");
+      "by move beside a chart of the score and bank (and CPU) over the moves: step, play, jump, "
+      "arrow keys, click the chart; opens offline in any browser");
   v->add_option("REPLAY", o->replay, "the replay JSON written by tactica judge --replay")
       ->required();
   v->add_option("-o,--out", o->out, "the page to write (default: REPLAY with .html)");

@@ -274,6 +274,12 @@ void validate_replay(const json& r, const std::string& source) {
     }
   }
   check_result(ck, ck.field(r, "", "result"), hanpang);
+  // The time control the game was played under (optional: replays written before it lack it).
+  if (const json* limits = ck.optional(r, "limits")) {
+    ck.object(*limits, "limits");
+    ck.optional_number(*limits, "limits", "bank_ms");
+    ck.optional_number(*limits, "limits", "cpu_ms");
+  }
   if (hanpang)
     check_hanpang_board(ck, ck.field(r, "", "initial"), "initial");
   else

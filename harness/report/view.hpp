@@ -1,7 +1,9 @@
 // view.hpp — a replay (docs/FORMATS.md, "tactica-replay/1") as one self-contained HTML page.
 //
 // The page carries the replay as JSON and a small script that draws the game move by move
-// (step / play / jump controls, keyboard arrows, #move=N in the URL). It loads nothing from the
+// (step / play / jump controls, keyboard arrows, #move=N in the URL) beside an SVG chart of the
+// score and bank (and CPU, for Icebreaking) over the moves, whose cursor follows the move shown
+// and which shows the move clicked. It loads nothing from the
 // network: no external scripts, styles, fonts or images, and a Content-Security-Policy that
 // forbids them. On load the page replays every move with the rules and checks that what it
 // shows matches the replay; the result is shown at the bottom and exposed in the DOM

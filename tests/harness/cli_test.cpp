@@ -98,7 +98,7 @@ TEST_CASE("judge prints one line, a JSON result, and writes a replay") {
   CHECK((contains(r.out, "OVERFLOW") || contains(r.out, "MAX_ACTIONS")));
 
   const auto replay = path("replay.json");
-  r = run_tactica("judge hanpang --seed 3 --json --replay " + replay + " --agent " +
+  r = run_tactica("judge hanpang --seed 3 --json --bank-ms 4000 --replay " + replay + " --agent " +
                   agent_cmd("hanpang"));
   CHECK(r.code == 0);
   const auto line = nlohmann::json::parse(r.out);
@@ -107,6 +107,15 @@ TEST_CASE("judge prints one line, a JSON result, and writes a replay") {
   const auto rep = nlohmann::json::parse(slurp(replay));
   CHECK(rep["format"] == "tactica-replay/1");
   CHECK(rep["result"]["score"] == line["score"]);
+  CHECK(rep["limits"]["bank_ms"] == 4000);  // the viewer's chart draws the bank from it
+
+  const auto ice_replay = path("ice-replay.json");
+  r = run_tactica("judge icebreaking --seed 2 --cpu-ms 3000 --replay " + ice_replay + " --first " +
+                  agent_cmd("icebreaking") + " --second " + agent_cmd("icebreaking"));
+  CHECK(r.code == 0);
+  const auto ice = nlohmann::json::parse(slurp(ice_replay));
+  CHECK(ice["limits"]["bank_ms"] == 5000);
+  CHECK(ice["limits"]["cpu_ms"] == 3000);
 
   r = run_tactica("judge icebreaking --seed 2 --first " + agent_cmd("icebreaking") + " --second " +
                   agent_cmd("icebreaking", "--fault garbage --after 4") + " --second-label broken");
@@ -568,6 +577,45 @@ TEST_CASE("suite files are read strictly: unknown keys, sections and syntax give
     r = run_tactica(which + " --suite " + e.path().string());
     CHECK_MESSAGE(contains(r.err, "bad seed range '1-0'"), std::string(e.path().string() + ": " + r.err));
   }
+}
+
+TEST_CASE("suite values CLI11 refuses name the file's line, the key and what is allowed") {
+  const auto suite = temp_dir() / "values.toml";
+  struct Case {
+    std::string command, text, want;
+  };
+  const Case cases[] = {
+      {"bench", "[bench]\nagent = [\"x\"]\n\nworkers = \"many\"\n",
+       ":4: [bench] workers: Value many not in range 1 to 4096; allowed: one integer in "
+       "[1 - 4096] (--workers: games played at once"},
+      {"bench", "[bench]\nagent = [\"x\"]\nmemory-mb = 5\n",
+       ":3: [bench] memory-mb: Value 5 not in range 16 to 1048576; allowed: one integer in "
+       "[16 - 1048576] (--memory-mb: resident memory"},
+      {"tourney", "[tourney]\nagent = [\"x\", \"y\"]\naccounting = \"cgroups\"\n",
+       ":3: [tourney] accounting: cgroups not in {auto,cgroup,proc}; allowed: one of auto, "
+       "cgroup, proc (--accounting: how agents are counted"},
+      {"bench", "[bench]\nagent = [\"x\"]\nseeds = [\"1-3\", \"5\"]\n",
+       ":3: [bench] seeds: At Most 1 required but received 2; allowed: one string (--seeds: "
+       "seeds, e.g. 1-30"},
+  };
+  for (const auto& c : cases) {
+    std::ofstream(suite) << c.text;
+    const auto r = run_tactica(c.command + " --suite " + suite.string());
+    CHECK_MESSAGE(r.code == 2, r.err);
+    CHECK(count_lines(r.err) == 1);
+    CHECK_MESSAGE(contains(r.err, "tactica: " + suite.string() + c.want), r.err);
+  }
+  // A bad value under [bench] stops a tourney too (CLI11 reads every section): it is named.
+  std::ofstream(suite) << "[bench]\nworkers = \"many\"\n[tourney]\nagent = [\"x\", \"y\"]\n";
+  auto t = run_tactica("tourney --suite " + suite.string());
+  CHECK(t.code == 2);
+  CHECK_MESSAGE(contains(t.err, "tactica: " + suite.string() + ":2: [bench] workers: "), t.err);
+  // The command line takes precedence: a bad value given there is named as the command line's.
+  std::ofstream(suite) << "[bench]\nagent = [\"x\"]\nworkers = 2\n";
+  auto r = run_tactica("bench --suite " + suite.string() + " -j 0");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "tactica bench: --workers: Value 0 not in range 1 to 4096"));
+  CHECK(!contains(r.err, suite.string()));
 }
 
 TEST_CASE("command-line errors: exit 2, one line, the bad word and the choices") {

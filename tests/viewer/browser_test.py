@@ -4,12 +4,17 @@
 Generates replays of both games (complete games, games cut short by a time-out, and replays
 tampered with), turns them into pages (with `tactica view` when it is built, else the same
 library call through viewer_fixture), loads the pages in headless chromium with #move=N in the
-URL, and checks the dumped DOM: what the page shows at move N (score, totals, boards, chosen
-cell, group, captures, read back from the displayed elements) must equal the replay; the page's
-own self-check (every move replayed with the rules and compared with the display) and its
-controls exercise (keys, buttons, jump field, slider) must pass; playing runs to the last move;
-tampered replays must be flagged. Screenshots of the first and last move of each game (and,
-with --plot-screenshots, pictures of both plots) are kept in --out as artefacts.
+URL (a 1200x900 window), and checks the dumped DOM: what the page shows at move N (score,
+totals, boards, chosen cell, group, captures, read back from the displayed elements) must equal
+the replay; the chart's lines, read back from the SVG through its scales, must be the replay's
+score and bank (and totals, banks and CPU for Icebreaking) at every move, and its cursor must mark
+move N; without a fragment the page opens on move 1; the content spans the window's width; the
+page's own self-check (every move replayed with the rules and compared with the display), its
+controls exercise (keys, buttons, jump field, slider, clicking, hovering and dragging on the
+chart), the digits' contrast (4.5:1) and the colour check (one meaning per colour) must pass;
+playing runs to the last move; tampered replays must be flagged. Screenshots of the first and
+last move of each game (and, with --plot-screenshots, pictures of both plots) are kept in --out
+as artefacts.
 
 Exit status: 0 passed, 1 failed, 77 skipped (chromium missing; CTest reports it as skipped).
 """
@@ -50,16 +55,22 @@ class Failures:
 
 
 class Dom(HTMLParser):
-    """The attributes of a few elements by id, and the text of some of them."""
+    """The attributes of a few elements by id, the text of some of them, and the chart's panels
+    (their scales) with the polylines drawn in each."""
     TEXT = {"outcome", "selfcheck", "btn-play", "heading"}
 
     def __init__(self, html):
         super().__init__(convert_charrefs=True)
         self.attrs, self.text, self._in = {}, {}, None
+        self.panels, self._panel = {}, None  # panel id -> {"attrs": ..., "lines": [(series, points)]}
         self.feed(html)
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if tag == "g" and "data-panel" in a:
+            self._panel = self.panels.setdefault(a["data-panel"], {"attrs": a, "lines": []})
+        elif tag == "polyline" and self._panel is not None:
+            self._panel["lines"].append((a.get("data-series"), a.get("points", "")))
         if "id" in a:
             self.attrs[a["id"]] = a
             if a["id"] in self.TEXT:
@@ -68,6 +79,8 @@ class Dom(HTMLParser):
 
     def handle_endtag(self, tag):
         self._in = None
+        if tag == "g":
+            self._panel = None
 
     def handle_data(self, data):
         if self._in:
@@ -87,8 +100,9 @@ def chromium(browser, out, url, dump=False, screenshot=None, extra=()):
     cmd = [browser, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *extra]
     if dump:
         cmd.append("--dump-dom")
+    cmd.append(f"--window-size={WINDOW[0]},{WINDOW[1]}")  # the layout is checked at this width
     if screenshot:
-        cmd += [f"--screenshot={screenshot}", f"--window-size={WINDOW[0]},{WINDOW[1]}"]
+        cmd.append(f"--screenshot={screenshot}")
     cmd.append(url)
     try:
         return run(cmd, "chromium", timeout=90).decode("utf-8", errors="replace")
@@ -156,6 +170,63 @@ def check_selfcheck(F, dom, name, want="ok", ui=True):
             f"{name}: self-check {sc.get('data-result')!r}, expected {want!r}: {dom.text.get('selfcheck', '').strip()}")
     if ui:
         F.check(sc.get("data-ui") == "ok", f"{name}: controls check {sc.get('data-ui')!r}: {sc.get('data-ui-errors')}")
+        contrast = float(sc.get("data-contrast") or 0)
+        F.check(contrast >= 4.5, f"{name}: a digit on the board has contrast {contrast}:1 (under 4.5:1) at "
+                                 f"{sc.get('data-contrast-where')}")
+        F.check(sc.get("data-colours") == "ok", f"{name}: colour check {sc.get('data-colours')!r}: "
+                                               f"{sc.get('data-colour-errors')}")
+
+
+def chart_series(replay):
+    """What the chart must draw: series id -> [(move, value)], from the replay."""
+    moves, limits = replay["moves"], replay.get("limits", {})
+    start = lambda v: [(0, v)] if v is not None else []  # noqa: E731
+    if replay["game"] == "hanpang":
+        return {"score": [(0, 0)] + [(k, m["score"]) for k, m in enumerate(moves, 1)],
+                "bank": start(limits.get("bank_ms")) + [(k, m["remaining_ms"]) for k, m in enumerate(moves, 1)]}
+    out = {}
+    for i, side in enumerate("ab"):
+        out["total-" + side] = [(0, 0)] + [(k, m["totals"][i]) for k, m in enumerate(moves, 1)]
+        out["bank-" + side] = start(limits.get("bank_ms")) + [(k, m["banks_ms"][i]) for k, m in enumerate(moves, 1)]
+        out["cpu-" + side] = [(k, m["cpu_ms"][i]) for k, m in enumerate(moves, 1)]
+    return out
+
+
+def check_chart(F, dom, replay, step, name):
+    """The chart's lines read back through its scales equal the replay; its cursors mark `step`."""
+    svg = dom.attrs.get("chart-svg")
+    if not F.check(svg is not None, f"{name}: the page has no chart (#chart-svg)"):
+        return
+    x0, dx = float(svg["data-x0"]), float(svg["data-dx"])
+    F.equal(svg.get("data-moves"), len(replay["moves"]), f"{name}: moves on the chart's axis")
+    want = chart_series(replay)
+    panels = {"hanpang": ["score", "bank"], "icebreaking": ["total", "bank", "cpu"]}[replay["game"]]
+    F.equal(",".join(sorted(dom.panels)), ",".join(sorted(panels)), f"{name}: chart panels")
+    drawn = {}
+    for pid, panel in dom.panels.items():
+        y0, ky = float(panel["attrs"]["data-yzero"]), float(panel["attrs"]["data-ky"])
+        for series, points in panel["lines"]:
+            for pt in points.split():
+                x, y = (float(v) for v in pt.split(","))
+                drawn.setdefault(series, []).append(((x - x0) / dx, (y0 - y) / ky, 0.01 / ky))
+    F.equal(",".join(sorted(drawn)), ",".join(sorted(want)), f"{name}: chart series")
+    for series, points in want.items():
+        got = drawn.get(series, [])
+        if not F.equal(len(got), len(points), f"{name}: points of chart series {series}"):
+            continue
+        for (mv, value), (gx, gy, tol) in zip(points, got):
+            if not F.check(abs(gx - mv) < 0.01 and abs(gy - value) <= tol,
+                           f"{name}: chart series {series} at move {mv}: drawn at move {gx:.2f}, "
+                           f"value {gy:.2f}; the replay says {value}"):
+                break
+    F.equal(dom.attrs["state"].get("data-chart-cursor"), ",".join([str(step)] * len(panels)),
+            f"{name}: moves the chart's cursors mark")
+
+
+def check_width(F, dom, name):
+    used = float(dom.attrs.get("state", {}).get("data-used-width") or 0)
+    F.check(used >= 0.9, f"{name}: the content reaches {used:.0%} of the {WINDOW[0]} px window (an empty "
+                         "strip on the right)")
 
 
 def main():
@@ -188,6 +259,8 @@ def main():
     run([fx, "replay", "hanpang", "2", p("hanpang_none.json"), "0"], "making a Hanpang replay without moves")
     replay = {n: json.load(open(p(n + ".json")))
               for n in ("hanpang", "icebreaking", "hanpang_cut", "icebreaking_cut", "hanpang_none")}
+    del replay["icebreaking_cut"]["limits"]  # as replays written before the judge recorded them
+    json.dump(replay["icebreaking_cut"], open(p("icebreaking_cut.json"), "w"))
     bad = json.loads(json.dumps(replay["hanpang"]))
     bad["moves"][3]["score"] += 1            # the display follows the replay; the rules check must object
     json.dump(bad, open(p("hanpang_bad.json"), "w"))
@@ -226,16 +299,18 @@ def main():
     # Step 4. Chromium runs, two at a time, each with a fresh profile: the DOM after the page
     # has shown #move=N, and for some a screenshot of the same view.
     runs = {  # name: (page, fragment, screenshot or None, extra flags)
+        "han_open": (p("hanpang.html"), "", "hanpang_open.png", ()),
         "han_first": (p("hanpang.html"), "move=1", "hanpang_first.png", ()),
         "han_last": (p("hanpang.html"), f"move={nh}&test", "hanpang_last.png", ()),
         "han_mid": (p("hanpang.html"), f"move={mid_h}", None, ()),
         "han_play": (p("hanpang.html"), f"move=0&play&speed={speed}", None, budget),
+        "ice_open": (p("icebreaking.html"), "", None, ()),
         "ice_first": (p("icebreaking.html"), "move=1", "icebreaking_first.png", ()),
         "ice_last": (p("icebreaking.html"), "move=last&test", "icebreaking_last.png", ()),
         "ice_cap": (p("icebreaking.html"), f"move={cap_i}", "icebreaking_capture.png", ()),
         "han_cut": (p("hanpang_cut.html"), "move=last&test", None, ()),
         "ice_cut": (p("icebreaking_cut.html"), "move=last&test", None, ()),
-        "han_none": (p("hanpang_none.html"), "move=last&test", None, ()),
+        "han_none": (p("hanpang_none.html"), "test", None, ()),
         "han_bad": (p("hanpang_bad.html"), "move=2", None, ()),
         "ice_bad": (p("icebreaking_bad.html"), "move=2", None, ()),
     }
@@ -255,14 +330,22 @@ def main():
 
     # Step 5. What the pages showed.
     F = Failures()
+    check_hanpang_step(F, doms["han_open"], H, 1, "Hanpang, opened without #move")
+    check_icebreaking_step(F, doms["ice_open"], I, 1, "Icebreaking, opened without #move")
+    check_chart(F, doms["han_open"], H, 1, "Hanpang, opened without #move")
+    check_chart(F, doms["ice_open"], I, 1, "Icebreaking, opened without #move")
+    check_width(F, doms["han_open"], "Hanpang")
+    check_width(F, doms["ice_open"], "Icebreaking")
     check_selfcheck(F, doms["han_first"], "Hanpang, first move", ui=False)
     check_hanpang_step(F, doms["han_first"], H, 1, "Hanpang, first move")
     check_selfcheck(F, doms["han_last"], "Hanpang, last move")
     check_hanpang_step(F, doms["han_last"], H, nh, "Hanpang, last move")
     F.equal(doms["han_last"].attrs["state"].get("data-score"), H["result"]["score"], "Hanpang final score vs result")
     F.check(H["result"]["verdict"] in doms["han_last"].text.get("outcome", ""), "Hanpang: the verdict is not shown")
+    check_chart(F, doms["han_last"], H, nh, "Hanpang, last move")
     check_selfcheck(F, doms["han_mid"], "Hanpang, middle", ui=False)
     check_hanpang_step(F, doms["han_mid"], H, mid_h, "Hanpang, middle")
+    check_chart(F, doms["han_mid"], H, mid_h, "Hanpang, middle")
     F.equal(doms["han_play"].attrs["state"].get("data-step"), nh, "Hanpang, playing from the start: reached move")
     F.equal(doms["han_play"].text.get("btn-play", "").strip(), "Play", "Hanpang, playing: stops at the end")
 
@@ -274,12 +357,14 @@ def main():
     F.equal(doms["ice_last"].attrs["state"].get("data-totals"), f"{t[0]},{t[1]}", "Icebreaking final totals vs result")
     check_selfcheck(F, doms["ice_cap"], "Icebreaking, a capture", ui=False)
     check_icebreaking_step(F, doms["ice_cap"], I, cap_i, "Icebreaking, a capture")
+    check_chart(F, doms["ice_cap"], I, cap_i, "Icebreaking, a capture")
 
     for key, name, r, check in (("han_cut", "Hanpang cut short", replay["hanpang_cut"], check_hanpang_step),
                                 ("ice_cut", "Icebreaking cut short", replay["icebreaking_cut"], check_icebreaking_step),
                                 ("han_none", "Hanpang without moves", replay["hanpang_none"], check_hanpang_step)):
         check_selfcheck(F, doms[key], name)
         check(F, doms[key], r, len(r["moves"]), name)
+        check_chart(F, doms[key], r, len(r["moves"]), name)
         F.check("TIME_LIMIT" in doms[key].text.get("outcome", ""), f"{name}: TIME_LIMIT is not shown")
 
     for key, name, where in (("han_bad", "tampered Hanpang", "move 4: score"),

@@ -139,6 +139,7 @@ json hanpang_replay(const GenOptions& opt) {
            json::array({{{"label", "test-mix"}, {"command", "viewer_fixture (made-up agent)"}}})},
           {"result",
            {{"score", s.score}, {"actions", s.actions}, {"verdict", verdict}, {"detail", detail}}},
+          {"limits", {{"bank_ms", 5000}}},
           {"initial", initial},
           {"moves", moves},
           {"log", clock.log}};
@@ -234,6 +235,7 @@ json icebreaking_replay(const GenOptions& opt) {
           {"agents", json::array({{{"label", "mix-a"}, {"command", "viewer_fixture first"}},
                                   {{"label", "mix-b"}, {"command", "viewer_fixture second"}}})},
           {"result", result},
+          {"limits", {{"bank_ms", 5000}, {"cpu_ms", 5000}}},
           {"initial", initial},
           {"moves", moves},
           {"log", clock.log}};

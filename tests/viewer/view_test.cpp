@@ -127,6 +127,12 @@ TEST_CASE("validation names the bad field and says what was expected") {
   r["log"][0]["dir"] = "sideways";
   CHECK(problem(r).find("log[0].dir") != std::string::npos);
 
+  r = icebreaking();
+  r["limits"]["cpu_ms"] = "5000";
+  CHECK(problem(r).find("limits.cpu_ms: expected a number, got a string") != std::string::npos);
+  r["limits"] = 5000;
+  CHECK(problem(r).find("limits: expected an object, got a number") != std::string::npos);
+
   CHECK(problem(json::array()).find("expected an object, got an array") != std::string::npos);
 
   // Display-only fields may be missing or null.
@@ -134,6 +140,7 @@ TEST_CASE("validation names the bad field and says what was expected") {
   r["moves"][0].erase("cpu_ms");
   r["moves"][0]["banks_ms"] = nullptr;
   r.erase("log");
+  r.erase("limits");  // replays written before the judge recorded its time control
   CHECK(problem(r) == "");
 }
 
@@ -156,7 +163,13 @@ TEST_CASE("the page embeds the replay safely and loads nothing from elsewhere") 
                   "&quot;quoted&quot; vs mix-b") != std::string::npos);
 
   // No external resources: no URLs, no src/href attributes, and a policy that forbids loads.
-  CHECK(page.find("http://") == std::string::npos);
+  // The one URI allowed is the SVG namespace the chart's elements are made in (a name that
+  // nothing fetches), and only as that string.
+  const std::string svg_ns = "'http://www.w3.org/2000/svg'";
+  CHECK(count(page, svg_ns) == 1);
+  std::string rest = page;
+  rest.erase(rest.find(svg_ns), svg_ns.size());
+  CHECK(rest.find("http://") == std::string::npos);
   CHECK(page.find("https://") == std::string::npos);
   CHECK(page.find(" src=") == std::string::npos);
   CHECK(page.find(" href=") == std::string::npos);
