@@ -186,11 +186,7 @@ class ParallelBackend : public Backend {
     ::close(out[1]);
 
     g_stop.store(false);
-    struct sigaction sa {}, old_int{}, old_term{};
-    sa.sa_handler = on_parallel_stop;
-    ::sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, &old_int);
-    ::sigaction(SIGTERM, &sa, &old_term);
+    harness::StopSignals stop(on_parallel_stop);
 
     std::size_t done = 0;
     std::vector<bool> got(jobs.size(), false);
@@ -249,8 +245,7 @@ class ParallelBackend : public Backend {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    ::sigaction(SIGINT, &old_int, nullptr);
-    ::sigaction(SIGTERM, &old_term, nullptr);
+    stop.restore();
     ::unlink(list.c_str());
     if (failure) std::rethrow_exception(failure);
     if (stopped) return false;
