@@ -171,6 +171,17 @@ void init_process_control() {
   });
 }
 
+PipeRead read_pipe(int fd, int timeout_ms, std::string& out) {
+  pollfd p{fd, POLLIN, 0};
+  if (::poll(&p, 1, timeout_ms) <= 0) return PipeRead::nothing;
+  char buf[65536];
+  const ssize_t got = ::read(fd, buf, sizeof buf);
+  if (got < 0 && errno == EINTR) return PipeRead::nothing;
+  if (got <= 0) return PipeRead::closed;
+  out.append(buf, static_cast<std::size_t>(got));
+  return PipeRead::data;
+}
+
 void reap_all_children() {
   for (int round = 0; round < 1000; ++round) {
     const auto kids = harness_children();

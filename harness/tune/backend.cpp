@@ -2,7 +2,6 @@
 #include "tune/backend.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -198,15 +197,9 @@ class ParallelBackend : public Backend {
         ::kill(-pid, SIGTERM);  // parallel passes it on to its jobs
         stopped = true;
       }
-      pollfd p{out[0], POLLIN, 0};
-      const int n = ::poll(&p, 1, 100);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) continue;
-      char chunk[65536];
-      const ssize_t got_bytes = ::read(out[0], chunk, sizeof chunk);
-      if (got_bytes < 0 && errno == EINTR) continue;
-      if (got_bytes <= 0) break;
-      buf.append(chunk, static_cast<std::size_t>(got_bytes));
+      const auto read = harness::read_pipe(out[0], 100, buf);
+      if (read == harness::PipeRead::closed) break;
+      if (read == harness::PipeRead::nothing) continue;
       std::size_t nl;
       while ((nl = buf.find('\n')) != std::string::npos) {
         const std::string line = buf.substr(0, nl);
