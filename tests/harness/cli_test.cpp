@@ -67,6 +67,12 @@ std::string agents_a_b(const std::string& game, const std::string& b_fault) {
          " --label a --label b";
 }
 
+// A test agent labelled good and one labelled weak that sends garbage after 10 moves (Hanpang).
+std::string good_and_weak() {
+  return "--agent " + agent_cmd("hanpang") + " --label good --agent " +
+         agent_cmd("hanpang", "--fault garbage --after 10") + " --label weak";
+}
+
 std::vector<nlohmann::json> jsonl(const fs::path& p) {
   std::vector<nlohmann::json> v;
   std::istringstream in(slurp(p));
@@ -174,9 +180,8 @@ TEST_CASE("--log-dir keeps each agent's whole stderr of every game") {
 
 TEST_CASE("bench --early-stop ends once every paired difference excludes 0") {
   const auto out = path("early.jsonl");
-  auto r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --label good --agent " +
-                       agent_cmd("hanpang", "--fault garbage --after 10") +
-                       " --label weak --seeds 1-30 -j 1 --early-stop 3 --no-progress --out " + out);
+  auto r = run_tactica("bench " + good_and_weak() +
+                       " --seeds 1-30 -j 1 --early-stop 3 --no-progress --out " + out);
   CHECK(r.code == 0);
   const auto lines = jsonl(out);
   CHECK(lines.size() >= 6);   // at least 3 seeds of both
@@ -186,8 +191,7 @@ TEST_CASE("bench --early-stop ends once every paired difference excludes 0") {
 }
 
 TEST_CASE("bench: results file, report, resume, shards and merge") {
-  const std::string agents = "--agent " + agent_cmd("hanpang") + " --label good --agent " +
-                             agent_cmd("hanpang", "--fault garbage --after 10") + " --label weak";
+  const std::string agents = good_and_weak();
   const auto full = path("full.jsonl");
   auto r = run_tactica("bench " + agents + " --seeds 1-3 -j 2 --no-progress --out " + full);
   CHECK(r.code == 0);

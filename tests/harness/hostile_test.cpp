@@ -166,31 +166,31 @@ TEST_CASE("escape: a helper that hides in a sub-group of its cgroup is still cha
   });
 }
 
-TEST_CASE("escape: holding 200 MiB against a 128 MiB limit: RUNTIME_ERROR") {
-  in_each_mode([](const Mode& m, const Limits& l) {
-    const auto r = against_slow(m, new_tag(), {"--fault", "setsid-mem", "--mb", "200"}, l);
-    CHECK(r.verdict == "RUNTIME_ERROR");
-    CHECK(r.loser == 1);
-    CHECK(contains(r.detail, "over the 128 MiB limit"));
-  });
-}
-
-TEST_CASE("escape: spawning 200 processes against a cap of 16: RUNTIME_ERROR") {
-  in_each_mode([](const Mode& m, const Limits& l) {
-    const auto r = against_slow(m, new_tag(), {"--fault", "setsid-spawn"}, l);
-    CHECK(r.verdict == "RUNTIME_ERROR");
-    CHECK(r.loser == 1);
-    CHECK(contains(r.detail, "more than 16 processes"));
-  });
-}
-
-TEST_CASE("escape: a fork bomb: RUNTIME_ERROR") {
-  in_each_mode([](const Mode& m, const Limits& l) {
-    const auto r = against_slow(m, new_tag(), {"--fault", "fork-bomb"}, l);
-    CHECK(r.verdict == "RUNTIME_ERROR");
-    CHECK(r.loser == 1);
-    CHECK(contains(r.detail, "more than 16 processes"));
-  });
+TEST_CASE("escape: over the memory or the process limit: RUNTIME_ERROR") {
+  struct Case {
+    const char* name;
+    std::vector<std::string> args;
+    const char* detail;
+  };
+  const Case cases[] = {
+      {"holding 200 MiB against a 128 MiB limit",
+       {"--fault", "setsid-mem", "--mb", "200"},
+       "over the 128 MiB limit"},
+      {"spawning 200 processes against a cap of 16",
+       {"--fault", "setsid-spawn"},
+       "more than 16 processes"},
+      {"a fork bomb", {"--fault", "fork-bomb"}, "more than 16 processes"},
+  };
+  for (const auto& c : cases) {
+    SUBCASE(c.name) {
+      in_each_mode([&](const Mode& m, const Limits& l) {
+        const auto r = against_slow(m, new_tag(), c.args, l);
+        CHECK(r.verdict == "RUNTIME_ERROR");
+        CHECK(r.loser == 1);
+        CHECK(contains(r.detail, c.detail));
+      });
+    }
+  }
 }
 
 TEST_CASE("escape: a stopped helper (SIGSTOP) does not outlive the game") {
