@@ -20,6 +20,31 @@ hanpang::State hanpang_midgame(std::uint64_t seed) {
   return s;
 }
 
+// A uniform pick of one of `count` moves (the random games' policy).
+int pick(Rng& rng, int count) {
+  return static_cast<int>(rng.below(static_cast<std::uint32_t>(count)));
+}
+
+// Times `play(i)` for the moves i = 0..count-1 of one position in turn.
+template <class Play>
+void each_move_in_turn(benchmark::State& st, int count, const Play& play) {
+  int i = 0;
+  for (auto _ : st) {
+    play(i);
+    if (++i == count) i = 0;
+  }
+  st.SetItemsProcessed(st.iterations());
+}
+
+// Times whole random games, seeds 1, 2, ...: `game(seed, rng)` plays one and returns its moves.
+template <class Game>
+void random_games(benchmark::State& st, const Game& game) {
+  Rng rng(1);
+  std::uint64_t seed = 1, moves = 0;
+  for (auto _ : st) moves += game(seed++, rng);
+  st.SetItemsProcessed(static_cast<std::int64_t>(moves));
+}
+
 void BM_HanpangGroups(benchmark::State& st) {
   const auto s = hanpang_midgame(7);
   hanpang::GroupList gl;
@@ -35,34 +60,30 @@ void BM_HanpangPlay(benchmark::State& st) {
   const auto s = hanpang_midgame(7);
   hanpang::GroupList gl;
   s.groups(gl);
-  int i = 0;
-  for (auto _ : st) {
+  each_move_in_turn(st, gl.count, [&](int i) {
     auto t = s;
     t.remove(gl[i].cells);
     benchmark::DoNotOptimize(t);
-    if (++i == gl.count) i = 0;
-  }
-  st.SetItemsProcessed(st.iterations());
+  });
 }
 BENCHMARK(BM_HanpangPlay);
 
 void BM_HanpangRandomGame(benchmark::State& st) {
-  Rng rng(1);
-  std::uint64_t seed = 1, moves = 0;
   hanpang::GroupList gl;
-  for (auto _ : st) {
-    hanpang::RowSource rows(seed++);
+  random_games(st, [&](std::uint64_t seed, Rng& rng) {
+    hanpang::RowSource rows(seed);
     hanpang::State s;
     s.push_row(rows.next());
+    std::uint64_t moves = 0;
     while (!s.over()) {
       s.groups(gl);
-      s.remove(gl[static_cast<int>(rng.below(static_cast<std::uint32_t>(gl.count)))].cells);
+      s.remove(gl[pick(rng, gl.count)].cells);
       ++moves;
       if (!s.over()) s.push_row(rows.next());
     }
     benchmark::DoNotOptimize(s.score);
-  }
-  st.SetItemsProcessed(static_cast<std::int64_t>(moves));
+    return moves;
+  });
 }
 BENCHMARK(BM_HanpangRandomGame);
 
@@ -85,34 +106,30 @@ void BM_IcebreakingPlay(benchmark::State& st) {
   icebreaking::MoveList ml;
   for (int i = 0; i < 30; ++i) {  // a mid-game position
     p.moves(ml);
-    p.play(b, ml[static_cast<int>(rng.below(static_cast<std::uint32_t>(ml.count)))]);
+    p.play(b, ml[pick(rng, ml.count)]);
   }
   p.moves(ml);
-  int i = 0;
-  for (auto _ : st) {
+  each_move_in_turn(st, ml.count, [&](int i) {
     auto q = p;
     benchmark::DoNotOptimize(q.play(b, ml[i]));
-    if (++i == ml.count) i = 0;
-  }
-  st.SetItemsProcessed(st.iterations());
+  });
 }
 BENCHMARK(BM_IcebreakingPlay);
 
 void BM_IcebreakingRandomGame(benchmark::State& st) {
-  Rng rng(1);
-  std::uint64_t seed = 1, moves = 0;
   icebreaking::MoveList ml;
-  for (auto _ : st) {
-    const auto b = icebreaking::Board::from_seed(seed++);
+  random_games(st, [&](std::uint64_t seed, Rng& rng) {
+    const auto b = icebreaking::Board::from_seed(seed);
     auto p = icebreaking::Position::start(b);
+    std::uint64_t moves = 0;
     while (!p.over()) {
       p.moves(ml);
-      p.play(b, ml[static_cast<int>(rng.below(static_cast<std::uint32_t>(ml.count)))]);
+      p.play(b, ml[pick(rng, ml.count)]);
       ++moves;
     }
     benchmark::DoNotOptimize(p.total);
-  }
-  st.SetItemsProcessed(static_cast<std::int64_t>(moves));
+    return moves;
+  });
 }
 BENCHMARK(BM_IcebreakingRandomGame);
 

@@ -77,9 +77,8 @@ int run_bound(const BoundOptions& o) {
 }  // namespace
 
 void register_bound(CLI::App& app, Context& ctx) {
-  auto o = std::make_shared<BoundOptions>();
-  auto* b = app.add_subcommand(
-      "bound",
+  auto [o, b] = add_command<BoundOptions>(
+      app, "bound",
       "Hanpang: a clairvoyant reference score per seed (a wide beam told the true rows), for "
       "bench --bound; analysis only, never an agent");
   b->add_option("-s,--seeds", o->seeds, "seeds (default 1-30)");
@@ -90,15 +89,13 @@ void register_bound(CLI::App& app, Context& ctx) {
   b->add_option("-j,--workers", o->workers, "seeds searched at once (default: the cores)")
       ->check(CLI::Range(1, 4096));
   b->add_flag("--no-progress", o->no_progress, "no progress bar or progress lines");
-  b->callback([o, &ctx] {
-    guarded(ctx, "bound", [&] {
-      try {
-        return run_bound(*o);
-      } catch (const std::runtime_error& e) {
-        if (dynamic_cast<const harness::RunError*>(&e)) throw;
-        throw harness::RunError(e.what());
-      }
-    });
+  on_run(b, ctx, "bound", o, [](const BoundOptions& opts) {
+    try {
+      return run_bound(opts);
+    } catch (const std::runtime_error& e) {
+      if (dynamic_cast<const harness::RunError*>(&e)) throw;
+      throw harness::RunError(e.what());
+    }
   });
 }
 

@@ -51,7 +51,7 @@ int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
   std::vector<std::string> names;
   for (const auto& a : agents) names.push_back(a.label);
   const auto seeds = seeds_or(o.seeds, "1-30");
-  const auto shard = o.run.shard.empty() ? harness::Shard{} : harness::parse_shard(o.run.shard);
+  const auto shard = o.run.parsed_shard();
   const auto limits = o.limits.limits();
   o.run.prepare_log_dir();
   std::map<std::uint64_t, bound::Reference> refs;  // read before any game: a bad file stops here
@@ -62,10 +62,8 @@ int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
       throw harness::RunError(std::string("--bound ") + e.what());
     }
   }
-  const bool resume = !o.run.resume.empty();
-  const std::string path = resume               ? o.run.resume
-                           : !o.run.out.empty() ? o.run.out
-                                                : default_results_path("bench");
+  const bool resume = o.run.resuming();
+  const std::string path = o.run.results_path("bench");
 
   // Step 1. The results file, locked for this run; what it already holds (with --resume),
   // every line checked before anything is written.
@@ -73,12 +71,7 @@ int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
   std::vector<harness::BenchRecord> records;
   std::set<std::pair<std::string, std::uint64_t>> done;
   if (resume) {
-    harness::BenchSet set;
-    const auto scan = set.add_file(path);
-    set.check_agents(names);
-    if (scan.torn_line)
-      std::fprintf(stderr, "bench: %s: that game is played again\n", scan.torn_note(path).c_str());
-    writer.cut_torn_line();
+    auto set = read_resumed<harness::BenchSet>("bench", path, names, writer);
     for (auto& r : set.records) {
       r.agent = names[static_cast<std::size_t>(r.agent_index)];  // this run's spelling
       done.insert({r.agent, r.seed});
@@ -97,32 +90,23 @@ int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
     for (std::size_t a = 0; a < agents.size(); ++a)
       if (!done.count({names[a], seeds[si]})) jobs.push_back({a, seeds[si]});
   }
-  if (auto w = harness::workers_warning(o.run.workers); !w.empty())
-    std::fprintf(stderr, "%s\n", w.c_str());
-  std::fprintf(
-      stderr, "bench: %zu games (%zu agents, %zu seeds%s%s) on %d workers, results in %s\n",
-      jobs.size(), agents.size(), seeds.size(),
-      shard.n > 1 ? (", shard " + std::to_string(shard.k) + "/" + std::to_string(shard.n)).c_str()
-                  : "",
-      done.empty() ? "" : (", " + std::to_string(done.size()) + " already done").c_str(),
-      o.run.workers, path.c_str());
+  auto progress = o.run.start(jobs.size());
+  std::fprintf(stderr, "bench: %zu games (%zu agents, %zu seeds%s) on %d workers, results in %s\n",
+               jobs.size(), agents.size(), seeds.size(),
+               o.run.shard_and_done(shard, done.size()).c_str(), o.run.workers, path.c_str());
 
   // Step 3. Play.
-  std::unique_ptr<harness::Progress> progress;
-  if (!o.run.no_progress) progress = std::make_unique<harness::Progress>(jobs.size(), ::isatty(2));
   const auto status = harness::run_jobs(
       jobs.size(), o.run.workers,
       [&](std::size_t j, const std::atomic<bool>& abort) {
         const Job& job = jobs[j];
-        const auto r = harness::judge_hanpang(agents[job.agent], job.seed, limits,
-                                              {&abort, !o.run.replay_dir.empty(), o.run.log_dir});
-        if (!o.run.replay_dir.empty())
-          write_json_file(o.run.replay_dir + "/hanpang-" + file_safe(names[job.agent]) + "-seed" +
-                              std::to_string(job.seed) + ".json",
-                          r.replay);
-        return harness::to_json(harness::BenchRecord{names[job.agent], static_cast<int>(job.agent),
-                                                     job.seed, r.score, r.actions, r.verdict,
-                                                     r.time_ms, r.detail, r.accounting});
+        const auto r =
+            harness::judge_hanpang(agents[job.agent], job.seed, limits, o.run.control(abort));
+        o.run.keep_replay(
+            "hanpang-" + file_safe(names[job.agent]) + "-seed" + std::to_string(job.seed) + ".json",
+            r.replay);
+        return harness::to_json(
+            result_record(r, names[job.agent], static_cast<int>(job.agent), job.seed));
       },
       [&](std::size_t, const nlohmann::json& line) {
         writer.append(line);
@@ -138,29 +122,17 @@ int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
   if (!o.bound.empty())
     std::printf("%s", bound::efficiency_report(records, names, refs, o.bound).c_str());
   if (!o.plot.empty()) report::write_bench_plot(o.plot, records);
-  if (status == harness::RunStatus::interrupted) {
-    std::fprintf(
-        stderr,
-        "interrupted: %zu games are in %s; continue with:\n  %s\n", records.size(), path.c_str(),
-        resume_command(argv, path).c_str());
-    return 130;
-  }
-  std::fprintf(stderr, "results: %s\n", path.c_str());
-  return 0;
+  return finish_run(status, records.size(), path, argv);
 }
 
 }  // namespace
 
 void register_bench(CLI::App& app, Context& ctx) {
-  auto o = std::make_shared<BenchOptions>();
-  auto* b = app.add_subcommand(
-      "bench",
+  auto [o, b] = add_command<BenchOptions>(
+      app, "bench",
       "Hanpang seed runs: every agent on the same seeds; scores with confidence intervals "
       "and paired differences against the first agent");
-  b->add_option("-a,--agent", o->agents,
-                "AGENT (repeat): a config (.toml), an executable, a .py file or a command line")
-      ->required();
-  b->add_option("--label", o->labels, "names for the agents, in order (default: from AGENT)");
+  add_agent_options(b, o->agents, o->labels, "repeat");
   b->add_option("-s,--seeds", o->seeds,
                 "seeds, e.g. 1-30 or 1,5,9 (default 1-30, as on the platform)");
   b->add_option("--plot", o->plot,
@@ -176,7 +148,8 @@ void register_bench(CLI::App& app, Context& ctx) {
   o->sets.add(b);
   o->run.add(b, "bench");
   o->limits.add(b);
-  b->callback([o, &ctx] { guarded(ctx, "bench", [&] { return run_bench(*o, ctx.argv); }); });
+  on_run(b, ctx, "bench", o,
+         [&ctx](const BenchOptions& opts) { return run_bench(opts, ctx.argv); });
 }
 
 }  // namespace tactica::cli

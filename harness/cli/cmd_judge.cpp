@@ -1,9 +1,9 @@
 // cmd_judge.cpp — `tactica judge hanpang|icebreaking`: one game, a one-line result, a replay.
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "cli/common.hpp"
-#include "runner/records.hpp"
 
 namespace tactica::cli {
 namespace {
@@ -16,13 +16,37 @@ struct JudgeOptions {
   AgentSetOptions sets;
 };
 
-// Plays one game through the runner, so Ctrl-C stops it cleanly (agents killed, nothing left).
-template <class Play>
-int play_one(const Play& play) {
+// Plays one game through the runner, so Ctrl-C stops it cleanly (agents killed, nothing left),
+// then writes its replay (--replay) and prints it: a results line (--json, `record(result)`) or
+// the text summary `line(result)`. 130 if it was interrupted.
+template <class Play, class Record, class Line>
+int play_one(const JudgeOptions& o, const Play& play, const Record& record, const Line& line) {
+  std::optional<decltype(play(std::declval<const std::atomic<bool>&>()))> result;
   harness::run_jobs(
-      1, 1, [&](std::size_t, const std::atomic<bool>& abort) { return play(abort); },
+      1, 1,
+      [&](std::size_t, const std::atomic<bool>& abort) {
+        result = play(abort);
+        return nlohmann::json::object();
+      },
       [](std::size_t, const nlohmann::json&) { return true; }, nullptr);
+  if (!result) {
+    std::fprintf(stderr, "tactica judge: interrupted\n");
+    return 130;
+  }
+  if (!o.replay.empty()) write_json_file(o.replay, result->replay);
+  if (o.json)
+    std::printf("%s\n", harness::to_json(record(*result))
+                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                            .c_str());
+  else
+    std::printf("%s\n", line(*result).c_str());
   return 0;
+}
+
+// --replay and --json, the same for both games.
+void add_output_options(CLI::App* sub, JudgeOptions& o) {
+  sub->add_option("--replay", o.replay, "write the whole game as a JSON replay (docs/FORMATS.md)");
+  sub->add_flag("--json", o.json, "print the result as a results line (JSON) instead of text");
 }
 
 }  // namespace
@@ -43,45 +67,29 @@ void register_judge(CLI::App& app, Context& ctx) {
                 "command line in quotes")
       ->required();
   h->add_option("--label", o->label, "the agent's name in the output (default: from AGENT)");
-  h->add_option("--replay", o->replay, "write the whole game as a JSON replay (docs/FORMATS.md)");
-  h->add_flag("--json", o->json, "print the result as a results line (JSON) instead of text");
+  add_output_options(h, *o);
   h->add_option("--set", o->sets.set,
                 "key=value (repeat): override a key of the config, e.g. --set params.width=300")
       ->type_name("KEY=VALUE");
   o->limits.add(h);
-  h->callback([o, &ctx] {
-    guarded(ctx, "judge", [&] {
-      auto agents = resolve_agents(
-          {o->agent},
-          o->label.empty() ? std::vector<std::string>{} : std::vector<std::string>{o->label},
-          "hanpang", o->sets);
-      const auto limits = o->limits.limits();
-      harness::HanpangResult result;
-      bool played = false;
-      play_one([&](const std::atomic<bool>& abort) {
-        result = harness::judge_hanpang(agents[0], o->seed, limits, {&abort, !o->replay.empty()});
-        played = true;
-        return nlohmann::json::object();
-      });
-      if (!played) {
-        std::fprintf(stderr, "tactica judge: interrupted\n");
-        return 130;
-      }
-      if (!o->replay.empty()) write_json_file(o->replay, result.replay);
-      if (o->json) {
-        harness::BenchRecord r{agents[0].label,  0,
-                               o->seed,          result.score,
-                               result.actions,   result.verdict,
-                               result.time_ms,   result.detail,
-                               result.accounting};
-        std::printf("%s\n", harness::to_json(r)
-                                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                                .c_str());
-      } else {
-        std::printf("%s\n", harness::summary_line(result, agents[0].label, o->seed).c_str());
-      }
-      return 0;
-    });
+  on_run(h, ctx, "judge", o, [](const JudgeOptions& opts) {
+    auto agents = resolve_agents(
+        {opts.agent},
+        opts.label.empty() ? std::vector<std::string>{} : std::vector<std::string>{opts.label},
+        "hanpang", opts.sets);
+    const auto limits = opts.limits.limits();
+    return play_one(
+        opts,
+        [&](const std::atomic<bool>& abort) {
+          return harness::judge_hanpang(agents[0], opts.seed, limits,
+                                        {&abort, !opts.replay.empty()});
+        },
+        [&](const harness::HanpangResult& r) {
+          return result_record(r, agents[0].label, 0, opts.seed);
+        },
+        [&](const harness::HanpangResult& r) {
+          return harness::summary_line(r, agents[0].label, opts.seed);
+        });
   });
 
   auto* ib = judge->add_subcommand(
@@ -95,52 +103,28 @@ void register_judge(CLI::App& app, Context& ctx) {
   ib->add_option("--first-label", o->first_label, "the first agent's name (default: from AGENT)");
   ib->add_option("--second-label", o->second_label,
                  "the second agent's name (default: from AGENT)");
-  ib->add_option("--replay", o->replay, "write the whole game as a JSON replay (docs/FORMATS.md)");
-  ib->add_flag("--json", o->json, "print the result as a results line (JSON) instead of text");
+  add_output_options(ib, *o);
   o->sets.add(ib);
   o->limits.add(ib);
-  ib->callback([o, &ctx] {
-    guarded(ctx, "judge", [&] {
-      auto agents = resolve_agents({o->first, o->second}, {}, "icebreaking", o->sets);
-      if (!o->first_label.empty()) agents[0].label = o->first_label;
-      if (!o->second_label.empty()) agents[1].label = o->second_label;
-      if (!o->first_label.empty() || !o->second_label.empty()) harness::make_labels_unique(agents);
-      const auto limits = o->limits.limits();
-      harness::IcebreakingResult result;
-      bool played = false;
-      play_one([&](const std::atomic<bool>& abort) {
-        result = harness::judge_icebreaking(agents[0], agents[1], o->seed, limits,
-                                            {&abort, !o->replay.empty()});
-        played = true;
-        return nlohmann::json::object();
-      });
-      if (!played) {
-        std::fprintf(stderr, "tactica judge: interrupted\n");
-        return 130;
-      }
-      if (!o->replay.empty()) write_json_file(o->replay, result.replay);
-      if (o->json) {
-        harness::TourneyRecord r;
-        r.seed = o->seed;
-        r.pair = 1;
-        r.first = agents[0].label;
-        r.second = agents[1].label;
-        r.totals = result.totals;
-        r.winner = result.winner;
-        r.verdict = result.verdict;
-        r.time_ms = result.time_ms;
-        r.detail = result.detail;
-        r.accounting = result.accounting;
-        std::printf("%s\n", harness::to_json(r)
-                                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                                .c_str());
-      } else {
-        std::printf(
-            "%s\n",
-            harness::summary_line(result, agents[0].label, agents[1].label, o->seed).c_str());
-      }
-      return 0;
-    });
+  on_run(ib, ctx, "judge", o, [](const JudgeOptions& opts) {
+    auto agents = resolve_agents({opts.first, opts.second}, {}, "icebreaking", opts.sets);
+    if (!opts.first_label.empty()) agents[0].label = opts.first_label;
+    if (!opts.second_label.empty()) agents[1].label = opts.second_label;
+    if (!opts.first_label.empty() || !opts.second_label.empty())
+      harness::make_labels_unique(agents);
+    const auto limits = opts.limits.limits();
+    return play_one(
+        opts,
+        [&](const std::atomic<bool>& abort) {
+          return harness::judge_icebreaking(agents[0], agents[1], opts.seed, limits,
+                                            {&abort, !opts.replay.empty()});
+        },
+        [&](const harness::IcebreakingResult& r) {
+          return result_record(r, opts.seed, 1, agents[0].label, agents[1].label);
+        },
+        [&](const harness::IcebreakingResult& r) {
+          return harness::summary_line(r, agents[0].label, agents[1].label, opts.seed);
+        });
   });
 }
 

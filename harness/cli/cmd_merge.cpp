@@ -116,9 +116,8 @@ int run_merge(const MergeOptions& o, bool sprt_given) {
 }  // namespace
 
 void register_merge(CLI::App& app, Context& ctx) {
-  auto o = std::make_shared<MergeOptions>();
-  auto* m = app.add_subcommand(
-      "merge", "join results files (e.g. the shards of a job array) into one report and file");
+  auto [o, m] = add_command<MergeOptions>(
+      app, "merge", "join results files (e.g. the shards of a job array) into one report and file");
   m->add_option("files", o->files, "results files (JSON Lines) of one game")
       ->required()
       ->check(CLI::ExistingFile);
@@ -127,8 +126,8 @@ void register_merge(CLI::App& app, Context& ctx) {
   auto* sprt =
       m->add_option("--sprt", o->sprt, "show the SPRT state: elo0=0 elo1=10 alpha=0.05 beta=0.05")
           ->expected(1, 4);
-  m->callback(
-      [o, sprt, &ctx] { guarded(ctx, "merge", [&] { return run_merge(*o, sprt->count() > 0); }); });
+  on_run(m, ctx, "merge", o,
+         [sprt](const MergeOptions& opts) { return run_merge(opts, sprt->count() > 0); });
 }
 
 }  // namespace tactica::cli

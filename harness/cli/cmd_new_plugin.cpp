@@ -323,9 +323,8 @@ int run_new_plugin(const NewPluginOptions& o) {
 }  // namespace
 
 void register_new_plugin(CLI::App& app, Context& ctx) {
-  auto o = std::make_shared<NewPluginOptions>();
-  auto* n = app.add_subcommand(
-      "new-plugin",
+  auto [o, n] = add_command<NewPluginOptions>(
+      app, "new-plugin",
       "write the skeleton of a strategy plugin (plugins/NAME/ and configs/<game>/NAME.toml) that "
       "builds, passes the conformance suite, fuses and plays (docs/PLUGINS.md)");
   n->add_option("name", o->name, "the plugin's name: lower-case letters, digits, '_'")
@@ -334,7 +333,7 @@ void register_new_plugin(CLI::App& app, Context& ctx) {
   n->add_option("--game", o->game, "the games it plays (default: both)")
       ->check(CLI::IsMember({"hanpang", "icebreaking", "both"}));
   n->add_flag("--force", o->force, "overwrite existing files");
-  n->callback([o, &ctx] { guarded(ctx, "new-plugin", [&] { return run_new_plugin(*o); }); });
+  on_run(n, ctx, "new-plugin", o, run_new_plugin);
 }
 
 }  // namespace tactica::cli

@@ -118,15 +118,14 @@ int run_plugins(const PluginsOptions& o) {
 }  // namespace
 
 void register_plugins(CLI::App& app, Context& ctx) {
-  auto o = std::make_shared<PluginsOptions>();
-  auto* p = app.add_subcommand(
-      "plugins", "list the strategy plugins found, the games each plays and their parameters");
+  auto [o, p] = add_command<PluginsOptions>(
+      app, "plugins", "list the strategy plugins found, the games each plays and their parameters");
   p->add_option("--plugin-dir", o->dirs,
                 "look here first (repeatable), as tactica-agent --plugin-dir");
   p->add_option("--game", o->game, "only this game's parameters")
       ->check(CLI::IsMember({"hanpang", "icebreaking"}));
   p->add_flag("--json", o->json, "print JSON instead of tables");
-  p->callback([o, &ctx] { guarded(ctx, "plugins", [&] { return run_plugins(*o); }); });
+  on_run(p, ctx, "plugins", o, run_plugins);
 }
 
 }  // namespace tactica::cli

@@ -37,13 +37,11 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
       throw harness::AgentError("--sprt needs exactly two agents (the first is the one tested)");
   }
   const auto seeds = seeds_or(o.seeds, sprt ? "1-5000" : "1-50");
-  const auto shard = o.run.shard.empty() ? harness::Shard{} : harness::parse_shard(o.run.shard);
+  const auto shard = o.run.parsed_shard();
   const auto limits = o.limits.limits();
   o.run.prepare_log_dir();
-  const bool resume = !o.run.resume.empty();
-  const std::string path = resume               ? o.run.resume
-                           : !o.run.out.empty() ? o.run.out
-                                                : default_results_path("tourney");
+  const bool resume = o.run.resuming();
+  const std::string path = o.run.results_path("tourney");
 
   // Step 1. What the results file already holds (with --resume).
   // The results file is locked for this run and every line checked before anything is written.
@@ -52,13 +50,7 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
   std::set<std::tuple<std::uint64_t, std::string, std::string>> done;
   harness::PairTracker tracker(names[0], names[1]);
   if (resume) {
-    harness::TourneySet set;
-    const auto scan = set.add_file(path);
-    set.check_agents(names);
-    if (scan.torn_line)
-      std::fprintf(stderr, "tourney: %s: that game is played again\n",
-                   scan.torn_note(path).c_str());
-    writer.cut_torn_line();
+    auto set = read_resumed<harness::TourneySet>("tourney", path, names, writer);
     // Keys in this run's spelling of the labels (the file's are made printable).
     std::map<std::string, std::string> label;
     for (const auto& n : names) label[harness::printable(n)] = n;
@@ -100,47 +92,29 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
         if (!done.count({seeds[si], names[j], names[i]})) jobs.push_back({seeds[si], pair, j, i});
       }
   }
-  if (auto w = harness::workers_warning(o.run.workers); !w.empty())
-    std::fprintf(stderr, "%s\n", w.c_str());
+  auto progress = o.run.start(jobs.size());
   std::fprintf(stderr,
-               "tourney: %zu games (%zu agents%s, %zu seeds, sides swapped%s%s%s) on %d workers, "
+               "tourney: %zu games (%zu agents%s, %zu seeds, sides swapped%s%s) on %d workers, "
                "results in %s\n",
                jobs.size(), n, o.gauntlet ? ", a gauntlet of the first" : "", seeds.size(),
-               shard.n > 1
-                   ? (", shard " + std::to_string(shard.k) + "/" + std::to_string(shard.n)).c_str()
-                   : "",
-               done.empty() ? "" : (", " + std::to_string(done.size()) + " already done").c_str(),
+               o.run.shard_and_done(shard, done.size()).c_str(),
                sprt ? ", stopping when the SPRT decides" : "", o.run.workers, path.c_str());
 
   // Step 3. Play; with --sprt, stop launching games once a completed pair decides it.
-  std::unique_ptr<harness::Progress> progress;
-  if (!o.run.no_progress) progress = std::make_unique<harness::Progress>(jobs.size(), ::isatty(2));
   bool decided = false;
   const auto status = harness::run_jobs(
       jobs.size(), o.run.workers,
       [&](std::size_t j, const std::atomic<bool>& abort) {
         const Job& job = jobs[j];
         const auto r = harness::judge_icebreaking(agents[job.first], agents[job.second], job.seed,
-                                                  limits, {&abort, !o.run.replay_dir.empty(), o.run.log_dir});
-        if (!o.run.replay_dir.empty())
-          write_json_file(o.run.replay_dir + "/icebreaking-seed" + std::to_string(job.seed) + "-" +
+                                                  limits, o.run.control(abort));
+        o.run.keep_replay("icebreaking-seed" + std::to_string(job.seed) + "-" +
                               file_safe(names[job.first]) + "-vs-" + file_safe(names[job.second]) +
                               ".json",
                           r.replay);
-        harness::TourneyRecord rec;
-        rec.seed = job.seed;
-        rec.pair = job.pair;
-        rec.first = names[job.first];
-        rec.second = names[job.second];
-        rec.first_index = static_cast<int>(job.first);
-        rec.second_index = static_cast<int>(job.second);
-        rec.totals = r.totals;
-        rec.winner = r.winner;
-        rec.verdict = r.verdict;
-        rec.time_ms = r.time_ms;
-        rec.detail = r.detail;
-        rec.accounting = r.accounting;
-        return harness::to_json(rec);
+        return harness::to_json(result_record(r, job.seed, job.pair, names[job.first],
+                                              names[job.second], static_cast<int>(job.first),
+                                              static_cast<int>(job.second)));
       },
       [&](std::size_t, const nlohmann::json& line) {
         writer.append(line);
@@ -165,33 +139,20 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
 
   std::printf("%s", report::tourney_report(records, names, sprt).c_str());
   if (!o.plot.empty()) report::write_tourney_plot(o.plot, records, names, sprt);
-  if (status == harness::RunStatus::interrupted) {
-    std::fprintf(
-        stderr,
-        "interrupted: %zu games are in %s; continue with:\n  %s\n", records.size(), path.c_str(),
-        resume_command(argv, path).c_str());
-    return 130;
-  }
-  if (sprt && !decided)
+  if (status != harness::RunStatus::interrupted && sprt && !decided)
     std::fprintf(stderr, "the SPRT did not decide within %zu seeds: give more with --seeds\n",
                  seeds.size());
-  std::fprintf(stderr, "results: %s\n", path.c_str());
-  return 0;
+  return finish_run(status, records.size(), path, argv);
 }
 
 }  // namespace
 
 void register_tourney(CLI::App& app, Context& ctx) {
-  auto o = std::make_shared<TourneyOptions>();
-  auto* t = app.add_subcommand(
-      "tourney",
+  auto [o, t] = add_command<TourneyOptions>(
+      app, "tourney",
       "Icebreaking tournament: each seed played twice with sides swapped between every "
       "two agents; Elo, pentanomial pairs, LOS, optional SPRT");
-  t->add_option("-a,--agent", o->agents,
-                "AGENT (repeat, at least two): a config (.toml), an executable, a .py file or a "
-                "command line")
-      ->required();
-  t->add_option("--label", o->labels, "names for the agents, in order (default: from AGENT)");
+  add_agent_options(t, o->agents, o->labels, "repeat, at least two");
   t->add_option("-s,--seeds", o->seeds, "seeds, e.g. 1-50 (default 1-50; with --sprt 1-5000)");
   auto* sprt =
       t->add_option(
@@ -211,8 +172,8 @@ void register_tourney(CLI::App& app, Context& ctx) {
   o->sets.add(t);
   o->run.add(t, "tourney");
   o->limits.add(t);
-  t->callback([o, sprt, &ctx] {
-    guarded(ctx, "tourney", [&] { return run_tourney(*o, sprt->count() > 0, ctx.argv); });
+  on_run(t, ctx, "tourney", o, [sprt, &ctx](const TourneyOptions& opts) {
+    return run_tourney(opts, sprt->count() > 0, ctx.argv);
   });
 }
 

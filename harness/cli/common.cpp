@@ -1,6 +1,8 @@
 // common.cpp — see common.hpp.
 #include "cli/common.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -94,21 +96,71 @@ void RunOptions::prepare_log_dir() const {
   std::filesystem::remove(probe, ec);
 }
 
+std::string RunOptions::results_path(const std::string& what) const {
+  return resuming() ? resume : !out.empty() ? out : default_results_path(what);
+}
+
+harness::Shard RunOptions::parsed_shard() const {
+  return shard.empty() ? harness::Shard{} : harness::parse_shard(shard);
+}
+
+std::unique_ptr<harness::Progress> RunOptions::start(std::size_t games) const {
+  if (auto w = harness::workers_warning(workers); !w.empty())
+    std::fprintf(stderr, "%s\n", w.c_str());
+  if (no_progress) return nullptr;
+  return std::make_unique<harness::Progress>(games, ::isatty(2));
+}
+
+std::string RunOptions::shard_and_done(const harness::Shard& s, std::size_t done) const {
+  std::string note;
+  if (s.n > 1) note += ", shard " + std::to_string(s.k) + "/" + std::to_string(s.n);
+  if (done) note += ", " + std::to_string(done) + " already done";
+  return note;
+}
+
+harness::GameControl RunOptions::control(const std::atomic<bool>& abort) const {
+  return {&abort, !replay_dir.empty(), log_dir};
+}
+
+void RunOptions::keep_replay(const std::string& name, const nlohmann::json& replay) const {
+  if (!replay_dir.empty()) write_json_file(replay_dir + "/" + name, replay);
+}
+
+void add_agent_options(CLI::App* app, std::vector<std::string>& agents,
+                       std::vector<std::string>& labels, const std::string& repeat) {
+  app->add_option(
+         "-a,--agent", agents,
+         "AGENT (" + repeat + "): a config (.toml), an executable, a .py file or a command line")
+      ->required();
+  app->add_option("--label", labels, "names for the agents, in order (default: from AGENT)");
+}
+
+int finish_run(harness::RunStatus status, std::size_t games, const std::string& path,
+               const std::vector<std::string>& argv) {
+  if (status == harness::RunStatus::interrupted) {
+    std::fprintf(stderr, "interrupted: %zu games are in %s; continue with:\n  %s\n", games,
+                 path.c_str(), resume_command(argv, path).c_str());
+    return 130;
+  }
+  std::fprintf(stderr, "results: %s\n", path.c_str());
+  return 0;
+}
+
 void guarded(Context& ctx, const std::string& name, const std::function<int()>& body) {
+  const auto fail = [&](const std::exception& e, int code) {
+    std::fprintf(stderr, "tactica %s: %s\n", name.c_str(), e.what());
+    ctx.exit_code = code;
+  };
   try {
     ctx.exit_code = body();
   } catch (const harness::AgentError& e) {
-    std::fprintf(stderr, "tactica %s: %s\n", name.c_str(), e.what());
-    ctx.exit_code = 2;
+    fail(e, 2);
   } catch (const harness::RunError& e) {
-    std::fprintf(stderr, "tactica %s: %s\n", name.c_str(), e.what());
-    ctx.exit_code = 2;
+    fail(e, 2);
   } catch (const harness::SpawnError& e) {
-    std::fprintf(stderr, "tactica %s: %s\n", name.c_str(), e.what());
-    ctx.exit_code = 1;
+    fail(e, 1);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "tactica %s: %s\n", name.c_str(), e.what());
-    ctx.exit_code = 1;
+    fail(e, 1);
   }
   harness::reap_all_children();
 }
@@ -204,6 +256,30 @@ void write_json_file(const std::string& path, const nlohmann::json& j) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   if (!out) throw harness::RunError("cannot write '" + path + "': " + std::strerror(errno));
+}
+
+harness::BenchRecord result_record(const harness::HanpangResult& r, const std::string& agent,
+                                   int index, std::uint64_t seed) {
+  return {agent, index, seed, r.score, r.actions, r.verdict, r.time_ms, r.detail, r.accounting};
+}
+
+harness::TourneyRecord result_record(const harness::IcebreakingResult& r, std::uint64_t seed,
+                                     long pair, const std::string& first, const std::string& second,
+                                     int first_index, int second_index) {
+  harness::TourneyRecord rec;
+  rec.seed = seed;
+  rec.pair = pair;
+  rec.first = first;
+  rec.second = second;
+  rec.first_index = first_index;
+  rec.second_index = second_index;
+  rec.totals = r.totals;
+  rec.winner = r.winner;
+  rec.verdict = r.verdict;
+  rec.time_ms = r.time_ms;
+  rec.detail = r.detail;
+  rec.accounting = r.accounting;
+  return rec;
 }
 
 CLI::Validator seed_validator() {

@@ -2,7 +2,6 @@
 #include "judge/check.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,15 +57,7 @@ Captured run_capturing_stderr(const std::vector<std::string>& argv,
       timed_out = true;
       break;
     }
-    pollfd p{fds[0], POLLIN, 0};
-    const int n = ::poll(&p, 1, static_cast<int>(left));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) continue;
-    char buf[4096];
-    const ssize_t got = ::read(fds[0], buf, sizeof buf);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    c.err.append(buf, static_cast<std::size_t>(got));
+    if (read_pipe(fds[0], static_cast<int>(left), c.err) == PipeRead::closed) break;
   }
   ::close(fds[0]);
   if (timed_out) ::kill(pid, SIGKILL);

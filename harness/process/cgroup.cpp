@@ -18,9 +18,8 @@
 #include <thread>
 
 namespace tactica::harness {
-namespace {
 
-bool read_file(const std::string& path, std::string& out) {
+bool read_small_file(const std::string& path, std::string& out, std::size_t max_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   out.clear();
@@ -29,7 +28,7 @@ bool read_file(const std::string& path, std::string& out) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n > 0) {
       out.append(buf, static_cast<std::size_t>(n));
-      if (out.size() > (1u << 22)) break;
+      if (out.size() > max_bytes) break;
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -37,6 +36,23 @@ bool read_file(const std::string& path, std::string& out) {
   }
   ::close(fd);
   return true;
+}
+
+void append_pids(const std::string& text, std::vector<pid_t>& out) {
+  const char* p = text.c_str();
+  for (;;) {
+    char* end = nullptr;
+    const long v = std::strtol(p, &end, 10);
+    if (end == p) break;
+    out.push_back(static_cast<pid_t>(v));
+    p = end;
+  }
+}
+
+namespace {
+
+bool read_file(const std::string& path, std::string& out) {
+  return read_small_file(path, out, 1u << 22);
 }
 
 bool write_file(const std::string& path, const std::string& value) {
@@ -352,15 +368,7 @@ std::vector<pid_t> Cgroup::pids() const {
   subtree(pids_dir_, dirs);
   std::string s;
   for (const auto& dir : dirs) {
-    if (!read_file(dir + "/cgroup.procs", s)) continue;
-    const char* p = s.c_str();
-    for (;;) {
-      char* end = nullptr;
-      const long v = std::strtol(p, &end, 10);
-      if (end == p) break;
-      out.push_back(static_cast<pid_t>(v));
-      p = end;
-    }
+    if (read_file(dir + "/cgroup.procs", s)) append_pids(s, out);
   }
   return out;
 }

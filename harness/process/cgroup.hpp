@@ -30,6 +30,12 @@
 
 namespace tactica::harness {
 
+// Reads a small kernel file (/proc, cgroupfs) whole, at most about `max_bytes`; false if it cannot
+// be opened (the process or the group is gone). Shared by process.cpp and cgroup.cpp.
+bool read_small_file(const std::string& path, std::string& out, std::size_t max_bytes);
+// Appends the pids of a whitespace-separated list (cgroup.procs, /proc/<pid>/task/<tid>/children).
+void append_pids(const std::string& text, std::vector<pid_t>& out);
+
 class Cgroup {
  public:
   // Creates a new group with these limits (memory_bytes 0: no memory limit). nullptr with

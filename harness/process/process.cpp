@@ -42,25 +42,8 @@ ExitStatus decode_status(int st) {
   return s;
 }
 
-// Reads a small /proc file whole; false if it does not exist (the process is gone).
-bool read_small_file(const std::string& path, std::string& out) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  out.clear();
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n > 0) {
-      out.append(buf, static_cast<std::size_t>(n));
-      if (out.size() > (1u << 20)) break;
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    break;
-  }
-  ::close(fd);
-  return true;
-}
+// The most of a /proc file read (stat, statm, children: far less).
+constexpr std::size_t kProcFileMax = 1u << 20;
 
 struct Stat {
   pid_t ppid = 0, pgrp = 0;
@@ -73,7 +56,7 @@ struct Stat {
 // the last ')'.
 bool read_stat(pid_t pid, Stat& s) {
   std::string text;
-  if (!read_small_file("/proc/" + std::to_string(pid) + "/stat", text)) return false;
+  if (!read_small_file("/proc/" + std::to_string(pid) + "/stat", text, kProcFileMax)) return false;
   const auto close = text.rfind(')');
   if (close == std::string::npos || close + 2 >= text.size()) return false;
   const char* p = text.c_str() + close + 2;
@@ -104,15 +87,8 @@ void children_of(pid_t pid, std::vector<pid_t>& out) {
   std::string text;
   while (const dirent* e = ::readdir(dir)) {
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-    if (!read_small_file(task_dir + "/" + e->d_name + "/children", text)) continue;
-    const char* p = text.c_str();
-    for (;;) {
-      char* end = nullptr;
-      const long v = std::strtol(p, &end, 10);
-      if (end == p) break;
-      out.push_back(static_cast<pid_t>(v));
-      p = end;
-    }
+    if (read_small_file(task_dir + "/" + e->d_name + "/children", text, kProcFileMax))
+      append_pids(text, out);
   }
   ::closedir(dir);
 }
@@ -126,7 +102,7 @@ std::vector<pid_t> harness_children() {
 // Resident bytes of one process (from /proc/<pid>/statm), 0 if it is gone.
 std::uint64_t resident_bytes(pid_t pid) {
   std::string text;
-  if (!read_small_file("/proc/" + std::to_string(pid) + "/statm", text)) return 0;
+  if (!read_small_file("/proc/" + std::to_string(pid) + "/statm", text, kProcFileMax)) return 0;
   unsigned long long size = 0, resident = 0;
   if (std::sscanf(text.c_str(), "%llu %llu", &size, &resident) != 2) return 0;
   static const long page = ::sysconf(_SC_PAGESIZE);
@@ -193,6 +169,17 @@ void init_process_control() {
     const long t = ::sysconf(_SC_CLK_TCK);
     if (t > 0) g_clock_ticks = t;
   });
+}
+
+PipeRead read_pipe(int fd, int timeout_ms, std::string& out) {
+  pollfd p{fd, POLLIN, 0};
+  if (::poll(&p, 1, timeout_ms) <= 0) return PipeRead::nothing;
+  char buf[65536];
+  const ssize_t got = ::read(fd, buf, sizeof buf);
+  if (got < 0 && errno == EINTR) return PipeRead::nothing;
+  if (got <= 0) return PipeRead::closed;
+  out.append(buf, static_cast<std::size_t>(got));
+  return PipeRead::data;
 }
 
 void reap_all_children() {

@@ -79,6 +79,11 @@ void init_process_control();
 // Kills and reaps every remaining child of the harness (call when no game runs any more).
 void reap_all_children();
 
+// What one wait on a pipe gave: bytes, nothing yet (the wait ran out or a signal came), its end.
+enum class PipeRead { data, nothing, closed };
+// Waits up to `timeout_ms` for `fd` to be readable, then appends one read's bytes to `out`.
+PipeRead read_pipe(int fd, int timeout_ms, std::string& out);
+
 // Raw line reads: at most this many bytes before the newline (a longer line is "overlong").
 inline constexpr std::size_t kMaxLineBytes = 4096;
 

@@ -316,18 +316,28 @@ std::string workers_warning(int workers) {
          std::to_string(cores) + " or fewer for verdicts you can trust)";
 }
 
+StopSignals::StopSignals(void (*handler)(int)) {
+  struct sigaction sa {};
+  sa.sa_handler = handler;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, &old_int_);
+  ::sigaction(SIGTERM, &sa, &old_term_);
+}
+
+void StopSignals::restore() {
+  if (!active_) return;
+  ::sigaction(SIGINT, &old_int_, nullptr);
+  ::sigaction(SIGTERM, &old_term_, nullptr);
+  active_ = false;
+}
+
 RunStatus run_jobs(
     std::size_t count, int workers,
     const std::function<nlohmann::json(std::size_t, const std::atomic<bool>&)>& run_job,
     const std::function<bool(std::size_t, const nlohmann::json&)>& on_result, Progress* progress) {
   init_process_control();
   g_interrupted.store(false);
-  struct sigaction sa {
-  }, old_int{}, old_term{};
-  sa.sa_handler = on_interrupt;
-  sigemptyset(&sa.sa_mask);
-  ::sigaction(SIGINT, &sa, &old_int);
-  ::sigaction(SIGTERM, &sa, &old_term);
+  StopSignals stop(on_interrupt);
 
   std::mutex mu;
   std::condition_variable cv;
@@ -402,8 +412,7 @@ RunStatus run_jobs(
   }
   for (auto& t : threads) t.join();
   if (progress) progress->finish();
-  ::sigaction(SIGINT, &old_int, nullptr);
-  ::sigaction(SIGTERM, &old_term, nullptr);
+  stop.restore();
   reap_all_children();
   if (callback_failure) std::rethrow_exception(callback_failure);
   if (failure) std::rethrow_exception(failure);  // before `interrupted`: the flag was ours

@@ -2,6 +2,8 @@
 // line appended and flushed per finished game), resume, progress, and Ctrl-C that loses nothing.
 #pragma once
 
+#include <signal.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -100,6 +102,22 @@ int core_count();
 std::string workers_warning(int workers);
 
 enum class RunStatus { completed, stopped, interrupted };
+
+// Ctrl-C and SIGTERM go to `handler` from construction until restore() (or destruction), then
+// to the handlers they had before.
+class StopSignals {
+ public:
+  explicit StopSignals(void (*handler)(int));
+  ~StopSignals() { restore(); }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  void restore();
+
+ private:
+  struct sigaction old_int_ {
+  }, old_term_{};
+  bool active_ = true;
+};
 
 // Runs jobs 0..count-1 (in order of index, each on the next free worker). run_job runs on a
 // worker thread; it gets the abort flag (set on Ctrl-C) and returns the game's JSON result line,

@@ -2,7 +2,6 @@
 #include "tune/backend.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -186,11 +185,7 @@ class ParallelBackend : public Backend {
     ::close(out[1]);
 
     g_stop.store(false);
-    struct sigaction sa {}, old_int{}, old_term{};
-    sa.sa_handler = on_parallel_stop;
-    ::sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, &old_int);
-    ::sigaction(SIGTERM, &sa, &old_term);
+    harness::StopSignals stop(on_parallel_stop);
 
     std::size_t done = 0;
     std::vector<bool> got(jobs.size(), false);
@@ -202,15 +197,9 @@ class ParallelBackend : public Backend {
         ::kill(-pid, SIGTERM);  // parallel passes it on to its jobs
         stopped = true;
       }
-      pollfd p{out[0], POLLIN, 0};
-      const int n = ::poll(&p, 1, 100);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) continue;
-      char chunk[65536];
-      const ssize_t got_bytes = ::read(out[0], chunk, sizeof chunk);
-      if (got_bytes < 0 && errno == EINTR) continue;
-      if (got_bytes <= 0) break;
-      buf.append(chunk, static_cast<std::size_t>(got_bytes));
+      const auto read = harness::read_pipe(out[0], 100, buf);
+      if (read == harness::PipeRead::closed) break;
+      if (read == harness::PipeRead::nothing) continue;
       std::size_t nl;
       while ((nl = buf.find('\n')) != std::string::npos) {
         const std::string line = buf.substr(0, nl);
@@ -249,8 +238,7 @@ class ParallelBackend : public Backend {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    ::sigaction(SIGINT, &old_int, nullptr);
-    ::sigaction(SIGTERM, &old_term, nullptr);
+    stop.restore();
     ::unlink(list.c_str());
     if (failure) std::rethrow_exception(failure);
     if (stopped) return false;

@@ -734,15 +734,8 @@ int run_tune(const TuneSpec* fresh, const RunnerOptions& opt) {
   }
   Tuner t(spec, opt, dir);
   g_stop.store(false);
-  struct sigaction sa {}, old_int{}, old_term{};
-  sa.sa_handler = on_tune_stop;
-  ::sigemptyset(&sa.sa_mask);
-  ::sigaction(SIGINT, &sa, &old_int);
-  ::sigaction(SIGTERM, &sa, &old_term);
-  const int status = t.run();
-  ::sigaction(SIGINT, &old_int, nullptr);
-  ::sigaction(SIGTERM, &old_term, nullptr);
-  return status;
+  harness::StopSignals stop(on_tune_stop);
+  return t.run();
 }
 
 }  // namespace tactica::tune

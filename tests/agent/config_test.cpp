@@ -42,6 +42,18 @@ bool contains(const std::string& s, const std::string& part) {
   return false;
 }
 
+// Each config text is refused with a one-line error (exit 2) that holds the part expected.
+struct ConfigErrorCase {
+  std::string config, says;
+};
+void check_config_errors(const std::vector<ConfigErrorCase>& cases) {
+  TempDir dir;
+  for (const auto& c : cases) {
+    CAPTURE(c.config);
+    CHECK(contains(config_error(dir, c.config), c.says));
+  }
+}
+
 bool is_mapped(const std::string& file_name) {
   std::ifstream maps("/proc/self/maps");
   std::string line;
@@ -101,65 +113,66 @@ TEST_CASE("config error: missing file, a directory, TOML syntax") {
 }
 
 TEST_CASE("config error: unknown keys, at top level, in [time], in [params]") {
-  TempDir dir;
-  CHECK(contains(config_error(dir, kHeader + "\ncolour = 3\n"),
-                 "c.toml:4: colour: unknown key; allowed: game, strategy, seed, [time], [params]"));
-  CHECK(contains(
-      config_error(dir, kHeader + "[time]\nreserve = 200\n"),
-      "c.toml:4: time.reserve: unknown key in [time]; allowed: reserve_ms, move_overhead_ms, "
-      "max_move_ms, node_budget, bank_ms, cpu_cap_ms"));
-  CHECK(contains(
-      config_error(dir, kHeader + "[params]\nmode = 0\nwidht = 3\n"),
-      "c.toml:5: params.widht: unknown parameter of plugin 'testplug' for hanpang; allowed: "
-      "mode (integer 0..6), sleep_ms (integer 0..60000), bad_calls (integer 0..1000000), "
-      "publish (boolean), ratio (real 0.0..1.0)"));
-  CHECK(contains(config_error(dir, kHeader + "[time.deeper]\nx = 1\n"),
-                 "c.toml:3: time.deeper: expected a number or a boolean, got a table"));
-  CHECK(contains(config_error(dir, kHeader + "params = 3\n"),
-                 "c.toml:3: params: expected a table [params], got an integer"));
+  check_config_errors({
+      {kHeader + "\ncolour = 3\n",
+       "c.toml:4: colour: unknown key; allowed: game, strategy, seed, [time], [params]"},
+      {kHeader + "[time]\nreserve = 200\n",
+       "c.toml:4: time.reserve: unknown key in [time]; allowed: reserve_ms, move_overhead_ms, "
+       "max_move_ms, node_budget, bank_ms, cpu_cap_ms"},
+      {kHeader + "[params]\nmode = 0\nwidht = 3\n",
+       "c.toml:5: params.widht: unknown parameter of plugin 'testplug' for hanpang; allowed: "
+       "mode (integer 0..6), sleep_ms (integer 0..60000), bad_calls (integer 0..1000000), "
+       "publish (boolean), ratio (real 0.0..1.0)"},
+      {kHeader + "[time.deeper]\nx = 1\n",
+       "c.toml:3: time.deeper: expected a number or a boolean, got a table"},
+      {kHeader + "params = 3\n", "c.toml:3: params: expected a table [params], got an integer"},
+  });
 }
 
 TEST_CASE("config error: wrong types") {
-  TempDir dir;
-  CHECK(contains(config_error(dir, kHeader + "[params]\nmode = \"fast\"\n"),
-                 "c.toml:4: params.mode: expected integer 0..6, got a string"));
-  CHECK(contains(config_error(dir, kHeader + "[params]\nmode = 1.5\n"),
-                 "c.toml:4: params.mode: expected integer 0..6, got a float"));
-  CHECK(contains(config_error(dir, kHeader + "[params]\nratio = true\n"),
-                 "c.toml:4: params.ratio: expected real 0.0..1.0, got a boolean"));
-  CHECK(contains(config_error(dir, kHeader + "[params]\npublish = 1\n"),
-                 "c.toml:4: params.publish: expected boolean, got an integer"));
-  CHECK(contains(config_error(dir, kHeader + "[time]\nreserve_ms = \"a\"\n"),
-                 "c.toml:4: time.reserve_ms: expected an integer 0..60000, got a string"));
-  CHECK(contains(
-      config_error(dir, "game = 3\nstrategy = \"testplug\"\n"),
-      "c.toml:1: game: expected a string, got an integer; allowed: \"hanpang\", \"icebreaking\""));
-  CHECK(contains(config_error(dir, kHeader + "seed = 1.5\n"),
-                 "c.toml:3: seed: expected an integer 0..9223372036854775807, got a float"));
-  CHECK(contains(config_error(dir, kHeader + "[params]\nmode = [1]\n"),
-                 "c.toml:4: params.mode: expected a number or a boolean, got an array"));
+  check_config_errors({
+      {kHeader + "[params]\nmode = \"fast\"\n",
+       "c.toml:4: params.mode: expected integer 0..6, got a string"},
+      {kHeader + "[params]\nmode = 1.5\n",
+       "c.toml:4: params.mode: expected integer 0..6, got a float"},
+      {kHeader + "[params]\nratio = true\n",
+       "c.toml:4: params.ratio: expected real 0.0..1.0, got a boolean"},
+      {kHeader + "[params]\npublish = 1\n",
+       "c.toml:4: params.publish: expected boolean, got an integer"},
+      {kHeader + "[time]\nreserve_ms = \"a\"\n",
+       "c.toml:4: time.reserve_ms: expected an integer 0..60000, got a string"},
+      {"game = 3\nstrategy = \"testplug\"\n",
+       "c.toml:1: game: expected a string, got an integer; allowed: \"hanpang\", \"icebreaking\""},
+      {kHeader + "seed = 1.5\n",
+       "c.toml:3: seed: expected an integer 0..9223372036854775807, got a float"},
+      {kHeader + "[params]\nmode = [1]\n",
+       "c.toml:4: params.mode: expected a number or a boolean, got an array"},
+  });
 }
 
 TEST_CASE("config error: values out of range") {
-  TempDir dir;
-  CHECK(contains(config_error(dir, kHeader + "[params]\nmode = 99\n"),
-                 "c.toml:4: params.mode: 99 is out of range; allowed: integer 0..6"));
-  CHECK(contains(config_error(dir, kHeader + "[params]\nratio = -0.25\n"),
-                 "c.toml:4: params.ratio: -0.25 is out of range; allowed: real 0.0..1.0"));
-  CHECK(contains(config_error(dir, kHeader + "[time]\nreserve_ms = 999999\n"),
-                 "c.toml:4: time.reserve_ms: 999999 is out of range; allowed: 0..60000"));
-  CHECK(contains(config_error(dir, kHeader + "seed = -1\n"),
-                 "c.toml:3: seed: -1 is out of range; allowed: 0..9223372036854775807"));
+  check_config_errors({
+      {kHeader + "[params]\nmode = 99\n",
+       "c.toml:4: params.mode: 99 is out of range; allowed: integer 0..6"},
+      {kHeader + "[params]\nratio = -0.25\n",
+       "c.toml:4: params.ratio: -0.25 is out of range; allowed: real 0.0..1.0"},
+      {kHeader + "[time]\nreserve_ms = 999999\n",
+       "c.toml:4: time.reserve_ms: 999999 is out of range; allowed: 0..60000"},
+      {kHeader + "seed = -1\n",
+       "c.toml:3: seed: -1 is out of range; allowed: 0..9223372036854775807"},
+  });
 }
 
 TEST_CASE("config error: game and strategy values") {
+  check_config_errors({
+      {"game = \"chess\"\nstrategy = \"testplug\"\n",
+       "c.toml:1: game: unknown game \"chess\"; allowed: \"hanpang\", \"icebreaking\""},
+      {"strategy = \"testplug\"\n", "c.toml: game: missing"},
+      {"game = \"hanpang\"\n", "c.toml: strategy: missing"},
+      {"game = \"hanpang\"\nstrategy = \"../evil\"\n",
+       "c.toml:2: strategy: \"../evil\" is not a plugin name"},
+  });
   TempDir dir;
-  CHECK(contains(config_error(dir, "game = \"chess\"\nstrategy = \"testplug\"\n"),
-                 "c.toml:1: game: unknown game \"chess\"; allowed: \"hanpang\", \"icebreaking\""));
-  CHECK(contains(config_error(dir, "strategy = \"testplug\"\n"), "c.toml: game: missing"));
-  CHECK(contains(config_error(dir, "game = \"hanpang\"\n"), "c.toml: strategy: missing"));
-  CHECK(contains(config_error(dir, "game = \"hanpang\"\nstrategy = \"../evil\"\n"),
-                 "c.toml:2: strategy: \"../evil\" is not a plugin name"));
   const auto e = config_error(dir, "game = \"hanpang\"\nstrategy = \"nosuch\"\n");
   CHECK(contains(e, "c.toml:2: strategy: no plugin 'nosuch': looked for libtactica_nosuch.so in " +
                         kTestPlugins + " (--plugin-dir), "));

@@ -132,6 +132,55 @@ std::string describe(const std::vector<std::string>& input) {
   return s;
 }
 
+// One fuzzed session's input, and how many of its lines are turns (each allows one answer) and
+// starts (READY allows one; unset: not counted).
+struct Session {
+  std::vector<std::string> in;
+  int turns = 0;
+  std::optional<int> starts;
+};
+
+// Runs sessions made by `make(f)` for at least kMinSessions and kBudgetMs. Each must exit 0
+// and write only `first` (at most once, and not more often than its starts) and lines matching
+// `answer` (at most one per turn); over all, most sessions must have played.
+template <class Make>
+void fuzz_sessions(const std::string& game, const std::string& config, Fuzzer& f,
+                   const std::string& first, const std::regex& answer, const Make& make) {
+  const auto t0 = Clock::now();
+  int sessions = 0;
+  double max_exit_ms = 0;
+  int total_answers = 0, total_firsts = 0;
+  while (sessions < kMinSessions || ms_since(t0) < kBudgetMs) {
+    ++sessions;
+    const Session s = make(f);
+    const auto o = run_session(config, s.in);
+    CAPTURE(sessions);
+    CAPTURE(describe(s.in));
+    REQUIRE(o.status.has_value());
+    CHECK(*o.status == 0);
+    max_exit_ms = std::max(max_exit_ms, o.exit_ms);
+    int firsts = 0, answers = 0;
+    for (const auto& l : o.lines) {
+      if (l == first)
+        ++firsts;
+      else if (std::regex_match(l, answer))
+        ++answers;
+      else
+        FAIL_CHECK("a line that is not the protocol's: '" << l << "'");
+    }
+    CHECK(firsts <= 1);
+    if (s.starts) CHECK(firsts <= *s.starts);
+    // Lines of the turn kind (some damaged past recognition) bound the answers.
+    CHECK(answers <= s.turns);
+    total_answers += answers;
+    total_firsts += firsts;
+  }
+  CHECK(total_answers > sessions);  // it did play: most sessions hold readable turns
+  CHECK(total_firsts > sessions / 2);
+  MESSAGE(sessions << " " << game << " sessions in " << ms_since(t0) << " ms; the slowest ended "
+                   << max_exit_ms << " ms after its input");
+}
+
 }  // namespace
 
 TEST_CASE("fuzz: the Hanpang agent takes any input and answers only well-formed lines") {
@@ -139,13 +188,9 @@ TEST_CASE("fuzz: the Hanpang agent takes any input and answers only well-formed 
   Fuzzer f(fuzz_seed());
   MESSAGE("seed " << fuzz_seed() << " (TACTICA_FUZZ_SEED)");
   static const std::regex pang(R"(PANG (1[0-5]|[1-9]) [1-8])");
-  const auto t0 = Clock::now();
-  int sessions = 0;
-  double max_exit_ms = 0;
-  int total_answers = 0, total_firsts = 0;
-  while (sessions < kMinSessions || ms_since(t0) < kBudgetMs) {
-    ++sessions;
-    std::vector<std::string> in;
+  fuzz_sessions("Hanpang", config, f, "READY", pang, [](Fuzzer& f) {
+    Session s;
+    auto& in = s.in;
     tactica::hanpang::RowSource rows(static_cast<std::uint64_t>(f.pick(1000)));
     int turns = 0, starts = 0;
     const int n = 1 + f.pick(40);
@@ -165,48 +210,22 @@ TEST_CASE("fuzz: the Hanpang agent takes any input and answers only well-formed 
         ++turns;
       }
     }
-    const auto o = run_session(config, in);
-    CAPTURE(sessions);
-    CAPTURE(describe(in));
-    REQUIRE(o.status.has_value());
-    CHECK(*o.status == 0);
-    max_exit_ms = std::max(max_exit_ms, o.exit_ms);
-    int readies = 0, answers = 0;
-    for (const auto& l : o.lines) {
-      if (l == "READY")
-        ++readies;
-      else if (std::regex_match(l, pang))
-        ++answers;
-      else
-        FAIL_CHECK("a line that is not the protocol's: '" << l << "'");
-    }
-    CHECK(readies <= 1);
-    CHECK(readies <= starts);
-    // Lines of the turn kind (some damaged past recognition) bound the answers.
-    CHECK(answers <= turns);
-    total_answers += answers;
-    total_firsts += readies;
-  }
-  CHECK(total_answers > sessions);  // it did play: most sessions hold readable turns
-  CHECK(total_firsts > sessions / 2);
-  MESSAGE(sessions << " Hanpang sessions in " << ms_since(t0) << " ms; the slowest ended "
-                   << max_exit_ms << " ms after its input");
+    s.turns = turns;
+    s.starts = starts;
+    return s;
+  });
 }
 
 TEST_CASE("fuzz: the Icebreaking agent takes any input and answers only well-formed lines") {
   const std::string config = kSource + "/configs/icebreaking/submit.toml";
   Fuzzer f(fuzz_seed() + 1);
   static const std::regex move(R"(MOVE [0-8] [0-8])");
-  const auto t0 = Clock::now();
-  int sessions = 0;
-  double max_exit_ms = 0;
-  int total_answers = 0, total_firsts = 0;
-  while (sessions < kMinSessions || ms_since(t0) < kBudgetMs) {
-    ++sessions;
+  fuzz_sessions("Icebreaking", config, f, "OK", move, [](Fuzzer& f) {
     namespace ib = tactica::icebreaking;
+    Session s;
+    auto& in = s.in;
     const auto board = ib::Board::from_seed(static_cast<std::uint64_t>(f.pick(1000)));
     auto pos = ib::Position::start(board);
-    std::vector<std::string> in;
     const int rows = f.chance(90) ? ib::kSize : f.pick(ib::kSize + 3);
     for (int r = 0; r < rows; ++r) in.push_back(f.mutate(board.line(r % ib::kSize)));
     int turns = 0;
@@ -239,28 +258,7 @@ TEST_CASE("fuzz: the Icebreaking agent takes any input and answers only well-for
         in.push_back(f.mutate("FINISH"));
       }
     }
-    const auto o = run_session(config, in);
-    CAPTURE(sessions);
-    CAPTURE(describe(in));
-    REQUIRE(o.status.has_value());
-    CHECK(*o.status == 0);
-    max_exit_ms = std::max(max_exit_ms, o.exit_ms);
-    int oks = 0, answers = 0;
-    for (const auto& l : o.lines) {
-      if (l == "OK")
-        ++oks;
-      else if (std::regex_match(l, move))
-        ++answers;
-      else
-        FAIL_CHECK("a line that is not the protocol's: '" << l << "'");
-    }
-    CHECK(oks <= 1);
-    CHECK(answers <= turns);
-    total_answers += answers;
-    total_firsts += oks;
-  }
-  CHECK(total_answers > sessions);
-  CHECK(total_firsts > sessions / 2);
-  MESSAGE(sessions << " Icebreaking sessions in " << ms_since(t0) << " ms; the slowest ended "
-                   << max_exit_ms << " ms after its input");
+    s.turns = turns;
+    return s;
+  });
 }

@@ -44,6 +44,28 @@ hp::State after_rows(const std::vector<std::string>& rows, const std::vector<int
   return s;
 }
 
+// For publish = true and false: testplug in `mode` answers the first Hanpang turn with the move
+// it published (the highest cell) if it did, else the fallback; `check(answer, stderr so far)`
+// adds what the mode must show; the agent then exits 0 at the end of its input.
+template <class Check>
+void faulty_first_turn(int mode, const Check& check) {
+  TempDir dir;
+  for (bool publish : {true, false}) {
+    CAPTURE(publish);
+    const auto cfg = dir.write(
+        "h.toml",
+        testplug_config("hanpang", mode, publish ? "publish = true\n" : "publish = false\n"));
+    Child c(agent_args(cfg));
+    ask(c, "START");
+    const hp::State s = after_rows({"11223311"}, {});
+    const auto t = ask(c, "TURN 5000 11223311");
+    CHECK(t.reply == pang(publish ? highest(s.occupied()) : hp::fallback_move(s)));
+    check(t, c.err());
+    c.close_stdin();
+    CHECK(c.wait(3000) == 0);
+  }
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -100,40 +122,16 @@ TEST_CASE(
 }
 
 TEST_CASE("hanpang: a throwing strategy: best-so-far if published, else the fallback") {
-  TempDir dir;
-  for (bool publish : {true, false}) {
-    CAPTURE(publish);
-    const auto cfg = dir.write(
-        "h.toml",
-        testplug_config("hanpang", 2, publish ? "publish = true\n" : "publish = false\n"));
-    Child c(agent_args(cfg));
-    ask(c, "START");
-    const hp::State s = after_rows({"11223311"}, {});
-    const auto t = ask(c, "TURN 5000 11223311");
-    CHECK(t.reply == pang(publish ? highest(s.occupied()) : hp::fallback_move(s)));
+  faulty_first_turn(2, [](const Timed& t, const std::string& err) {
     CHECK(t.ms < 50 + kSlackMs);
-    CHECK(c.err().find("the strategy threw: testplug: deliberate failure") != std::string::npos);
-    c.close_stdin();
-    CHECK(c.wait(3000) == 0);
-  }
+    CHECK(err.find("the strategy threw: testplug: deliberate failure") != std::string::npos);
+  });
 }
 
 TEST_CASE("hanpang: an illegal answer: best-so-far if published and legal, else the fallback") {
-  TempDir dir;
-  for (bool publish : {true, false}) {
-    CAPTURE(publish);
-    const auto cfg = dir.write(
-        "h.toml",
-        testplug_config("hanpang", 3, publish ? "publish = true\n" : "publish = false\n"));
-    Child c(agent_args(cfg));
-    ask(c, "START");
-    const hp::State s = after_rows({"11223311"}, {});
-    CHECK(ask(c, "TURN 5000 11223311").reply ==
-          pang(publish ? highest(s.occupied()) : hp::fallback_move(s)));
-    CHECK(c.err().find("the strategy returned an illegal cell 15") != std::string::npos);
-    c.close_stdin();
-    CHECK(c.wait(3000) == 0);
-  }
+  faulty_first_turn(3, [](const Timed&, const std::string& err) {
+    CHECK(err.find("the strategy returned an illegal cell 15") != std::string::npos);
+  });
 }
 
 TEST_CASE("hanpang: a slow new_game is not waited for; the strategy plays once it is ready") {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -60,6 +61,18 @@ std::string agent_cmd(const std::string& game, const std::string& extra = "") {
          "'";
 }
 
+// Two test agents labelled a and b, b with the fault `b_fault`, as tactica options.
+std::string agents_a_b(const std::string& game, const std::string& b_fault) {
+  return "--agent " + agent_cmd(game) + " --agent " + agent_cmd(game, b_fault) +
+         " --label a --label b";
+}
+
+// A test agent labelled good and one labelled weak that sends garbage after 10 moves (Hanpang).
+std::string good_and_weak() {
+  return "--agent " + agent_cmd("hanpang") + " --label good --agent " +
+         agent_cmd("hanpang", "--fault garbage --after 10") + " --label weak";
+}
+
 std::vector<nlohmann::json> jsonl(const fs::path& p) {
   std::vector<nlohmann::json> v;
   std::istringstream in(slurp(p));
@@ -74,6 +87,28 @@ std::string path(const std::string& name) {
   fs::remove(p);
   return p.string();
 }
+
+// Writes results lines to `p`, one a line (truncating).
+void write_jsonl(const std::string& p, const std::vector<nlohmann::json>& lines) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  for (const auto& l : lines) out << l.dump() << "\n";
+}
+
+// A copy of `lines` with line 2 changed by `edit`, as the temporary file `name`.
+std::string with_line_2(std::vector<nlohmann::json> lines, const std::string& name,
+                        const std::function<void(nlohmann::json&)>& edit) {
+  edit(lines[1]);
+  const auto p = path(name);
+  write_jsonl(p, lines);
+  return p;
+}
+
+// One bad value written into a results file, and what the refusal must say.
+struct BadLine {
+  const char* name;
+  std::function<void(nlohmann::json&)> edit;
+  const char* says;
+};
 
 // The table row of `label` in a bench report, without the time column (bank ms) that varies.
 std::string bench_row(const std::string& report, const std::string& label) {
@@ -154,9 +189,8 @@ TEST_CASE("--log-dir keeps each agent's whole stderr of every game") {
 
 TEST_CASE("bench --early-stop ends once every paired difference excludes 0") {
   const auto out = path("early.jsonl");
-  auto r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --label good --agent " +
-                       agent_cmd("hanpang", "--fault garbage --after 10") +
-                       " --label weak --seeds 1-30 -j 1 --early-stop 3 --no-progress --out " + out);
+  auto r = run_tactica("bench " + good_and_weak() +
+                       " --seeds 1-30 -j 1 --early-stop 3 --no-progress --out " + out);
   CHECK(r.code == 0);
   const auto lines = jsonl(out);
   CHECK(lines.size() >= 6);   // at least 3 seeds of both
@@ -166,8 +200,7 @@ TEST_CASE("bench --early-stop ends once every paired difference excludes 0") {
 }
 
 TEST_CASE("bench: results file, report, resume, shards and merge") {
-  const std::string agents = "--agent " + agent_cmd("hanpang") + " --label good --agent " +
-                             agent_cmd("hanpang", "--fault garbage --after 10") + " --label weak";
+  const std::string agents = good_and_weak();
   const auto full = path("full.jsonl");
   auto r = run_tactica("bench " + agents + " --seeds 1-3 -j 2 --no-progress --out " + full);
   CHECK(r.code == 0);
@@ -246,12 +279,12 @@ TEST_CASE("tourney: two agents with pentanomial pairs, three with ratings") {
   CHECK_FALSE(contains(r.out, "inf"));
   CHECK_FALSE(contains(r.out, "LOS"));
 
+  const std::string three = "--agent " + agent_cmd("icebreaking") + " --agent " +
+                            agent_cmd("icebreaking", "--fault taken --after 5") + " --agent " +
+                            agent_cmd("icebreaking", "--fault taken --after 0") +
+                            " --label strong --label middle --label weak --seeds 1-2 --no-progress";
   const auto out3 = path("t3.jsonl");
-  r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --agent " +
-                  agent_cmd("icebreaking", "--fault taken --after 5") + " --agent " +
-                  agent_cmd("icebreaking", "--fault taken --after 0") +
-                  " --label strong --label middle --label weak --seeds 1-2 --no-progress --out " +
-                  out3);
+  r = run_tactica("tourney " + three + " --out " + out3);
   CHECK(r.code == 0);
   CHECK(jsonl(out3).size() == 12);
   CHECK(contains(r.out, "ratings"));
@@ -259,11 +292,7 @@ TEST_CASE("tourney: two agents with pentanomial pairs, three with ratings") {
 
   // --gauntlet: the first agent against each of the others, never the others among themselves.
   const auto outg = path("tg.jsonl");
-  r = run_tactica("tourney --gauntlet --rating-interval 4 --agent " + agent_cmd("icebreaking") + " --agent " +
-                  agent_cmd("icebreaking", "--fault taken --after 5") + " --agent " +
-                  agent_cmd("icebreaking", "--fault taken --after 0") +
-                  " --label strong --label middle --label weak --seeds 1-2 --no-progress --out " +
-                  outg);
+  r = run_tactica("tourney --gauntlet --rating-interval 4 " + three + " --out " + outg);
   CHECK(r.code == 0);
   const auto g = jsonl(outg);
   CHECK(g.size() == 8);  // 2 seeds x 2 opponents x both sides
@@ -691,10 +720,9 @@ TEST_CASE("the resume hint is the exact command: --out FILE becomes --resume FIL
 }
 
 TEST_CASE("results files: values checked, file:line, nothing changed, torn lines named, locks") {
+  const std::string two = agents_a_b("hanpang", "--fault slow --ms 1");
   const auto good = path("rec-good.jsonl");
-  auto r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --agent " +
-                       agent_cmd("hanpang", "--fault slow --ms 1") +
-                       " --label a --label b --seeds 1-2 --no-progress --out " + good);
+  auto r = run_tactica("bench " + two + " --seeds 1-2 --no-progress --out " + good);
   REQUIRE(r.code == 0);
   const std::string text = slurp(good);
   const auto lines = jsonl(good);
@@ -703,19 +731,9 @@ TEST_CASE("results files: values checked, file:line, nothing changed, torn lines
 
   // One bad value on line 2 of an otherwise good file.
   const auto with = [&](const std::string& name, const std::function<void(nlohmann::json&)>& edit) {
-    auto copy = lines;
-    edit(copy[1]);
-    const auto p = path(name);
-    std::ofstream out(p, std::ios::binary);
-    for (const auto& l : copy) out << l.dump() << "\n";
-    return p;
+    return with_line_2(lines, name, edit);
   };
-  struct Bad {
-    const char* name;
-    std::function<void(nlohmann::json&)> edit;
-    const char* says;
-  };
-  const std::vector<Bad> bad = {
+  const std::vector<BadLine> bad = {
       {"huge-score", [](nlohmann::json& j) { j["score"] = 1e308; }, "\"score\""},
       {"score-range", [](nlohmann::json& j) { j["score"] = 9000000000000LL; }, "out of range"},
       {"neg-score", [](nlohmann::json& j) { j["score"] = -1; }, "\"score\""},
@@ -741,9 +759,7 @@ TEST_CASE("results files: values checked, file:line, nothing changed, torn lines
     CHECK(contains(r.err, b.says));
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     // --resume refuses the same file before writing anything.
-    r = run_tactica("bench --agent " + agent_cmd("hanpang") + " --agent " +
-                    agent_cmd("hanpang", "--fault slow --ms 1") +
-                    " --label a --label b --seeds 1-3 --no-progress --resume " + p);
+    r = run_tactica("bench " + two + " --seeds 1-3 --no-progress --resume " + p);
     CHECK(r.code == 2);
     CHECK(contains(r.err, p + ":2: "));
     CHECK(slurp(p) == before);
@@ -754,8 +770,7 @@ TEST_CASE("results files: values checked, file:line, nothing changed, torn lines
   {
     auto copy = lines;
     for (auto& l : copy) l["agent"] = l["agent"].get<std::string>() + "\x1b[2J\x07";
-    std::ofstream out(esc, std::ios::binary | std::ios::trunc);
-    for (const auto& l : copy) out << l.dump() << "\n";
+    write_jsonl(esc, copy);
   }
   r = run_tactica("merge " + esc);
   CHECK(r.code == 0);
@@ -793,21 +808,15 @@ TEST_CASE("results files: values checked, file:line, nothing changed, torn lines
 
 TEST_CASE("tourney results: totals within the board, winner agrees, one pair per seed") {
   const auto good = path("trec-good.jsonl");
-  auto r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --agent " +
-                       agent_cmd("icebreaking", "--fault slow --ms 1") +
-                       " --label a --label b --seeds 1-2 --no-progress --out " + good);
+  auto r = run_tactica("tourney " + agents_a_b("icebreaking", "--fault slow --ms 1") +
+                       " --seeds 1-2 --no-progress --out " + good);
   REQUIRE(r.code == 0);
   const auto lines = jsonl(good);
   REQUIRE(lines.size() == 4);
   const auto [lo, hi] = tactica::harness::icebreaking_total_bounds(lines[1]["seed"]);
   CHECK(lo < 0);
   CHECK(hi > 0);
-  struct Bad {
-    const char* name;
-    std::function<void(nlohmann::json&)> edit;
-    const char* says;
-  };
-  const std::vector<Bad> bad = {
+  const std::vector<BadLine> bad = {
       {"total-high", [&](nlohmann::json& j) { j["totals"][0] = hi + 1; }, "\"totals\""},
       {"total-low", [&](nlohmann::json& j) { j["totals"][1] = lo - 1; }, "\"totals\""},
       {"winner",
@@ -822,13 +831,7 @@ TEST_CASE("tourney results: totals within the board, winner agrees, one pair per
   };
   for (const auto& b : bad) {
     CAPTURE(b.name);
-    auto copy = lines;
-    b.edit(copy[1]);
-    const auto p = path(std::string("trec-") + b.name + ".jsonl");
-    {
-      std::ofstream out(p, std::ios::binary);
-      for (const auto& l : copy) out << l.dump() << "\n";
-    }
+    const auto p = with_line_2(lines, std::string("trec-") + b.name + ".jsonl", b.edit);
     r = run_tactica("merge " + p);
     CHECK(r.code == 2);
     CHECK(contains(r.err, p + ":2: "));

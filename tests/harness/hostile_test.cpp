@@ -128,143 +128,130 @@ HanpangResult hanpang_run(const Mode& m, const std::string& tag, std::vector<std
   return r;
 }
 
+// Runs `body(mode, limits)` in each accounting mode with the hostile limits (and, if given, a
+// bank of `bank_ms`).
+template <class Body>
+void in_each_mode(double bank_ms, const Body& body) {
+  for (const Mode& m : modes()) {
+    CAPTURE(std::string(m.name));
+    Limits l = hostile_limits(m.accounting);
+    if (bank_ms > 0) l.bank_ms = bank_ms;
+    body(m, l);
+  }
+}
+template <class Body>
+void in_each_mode(const Body& body) {
+  in_each_mode(0, body);
+}
+
+// The bank of the output tests: the waits of their faults cost at most this.
+constexpr double kOutputBankMs = 600;
+
 }  // namespace
 
 TEST_CASE("escape: burning CPU: CPU_LIMIT") {
-  for (const Mode& m : modes()) {
-    CAPTURE(std::string(m.name));
-    const Limits l = hostile_limits(m.accounting);
+  in_each_mode([](const Mode& m, const Limits& l) {
     const auto r = against_slow(m, new_tag(), {"--fault", "setsid-burn"}, l);
     CHECK(r.verdict == "CPU_LIMIT");
     CHECK(r.loser == 1);
     CHECK(r.cpu_ms[1] > 300);
-  }
+  });
 }
 
 TEST_CASE("escape: a helper that hides in a sub-group of its cgroup is still charged and killed") {
-  for (const Mode& m : modes()) {
-    CAPTURE(std::string(m.name));
-    const Limits l = hostile_limits(m.accounting);
+  in_each_mode([](const Mode& m, const Limits& l) {
     const auto r = against_slow(m, new_tag(), {"--fault", "cgroup-hide"}, l);
     CHECK(r.verdict == "CPU_LIMIT");
     CHECK(r.loser == 1);
-  }
+  });
 }
 
-TEST_CASE("escape: holding 200 MiB against a 128 MiB limit: RUNTIME_ERROR") {
-  for (const Mode& m : modes()) {
-    CAPTURE(std::string(m.name));
-    const Limits l = hostile_limits(m.accounting);
-    const auto r = against_slow(m, new_tag(), {"--fault", "setsid-mem", "--mb", "200"}, l);
-    CHECK(r.verdict == "RUNTIME_ERROR");
-    CHECK(r.loser == 1);
-    CHECK(contains(r.detail, "over the 128 MiB limit"));
-  }
-}
-
-TEST_CASE("escape: spawning 200 processes against a cap of 16: RUNTIME_ERROR") {
-  for (const Mode& m : modes()) {
-    CAPTURE(std::string(m.name));
-    const Limits l = hostile_limits(m.accounting);
-    const auto r = against_slow(m, new_tag(), {"--fault", "setsid-spawn"}, l);
-    CHECK(r.verdict == "RUNTIME_ERROR");
-    CHECK(r.loser == 1);
-    CHECK(contains(r.detail, "more than 16 processes"));
-  }
-}
-
-TEST_CASE("escape: a fork bomb: RUNTIME_ERROR") {
-  for (const Mode& m : modes()) {
-    CAPTURE(std::string(m.name));
-    const Limits l = hostile_limits(m.accounting);
-    const auto r = against_slow(m, new_tag(), {"--fault", "fork-bomb"}, l);
-    CHECK(r.verdict == "RUNTIME_ERROR");
-    CHECK(r.loser == 1);
-    CHECK(contains(r.detail, "more than 16 processes"));
+TEST_CASE("escape: over the memory or the process limit: RUNTIME_ERROR") {
+  struct Case {
+    const char* name;
+    std::vector<std::string> args;
+    const char* detail;
+  };
+  const Case cases[] = {
+      {"holding 200 MiB against a 128 MiB limit",
+       {"--fault", "setsid-mem", "--mb", "200"},
+       "over the 128 MiB limit"},
+      {"spawning 200 processes against a cap of 16",
+       {"--fault", "setsid-spawn"},
+       "more than 16 processes"},
+      {"a fork bomb", {"--fault", "fork-bomb"}, "more than 16 processes"},
+  };
+  for (const auto& c : cases) {
+    SUBCASE(c.name) {
+      in_each_mode([&](const Mode& m, const Limits& l) {
+        const auto r = against_slow(m, new_tag(), c.args, l);
+        CHECK(r.verdict == "RUNTIME_ERROR");
+        CHECK(r.loser == 1);
+        CHECK(contains(r.detail, c.detail));
+      });
+    }
   }
 }
 
 TEST_CASE("escape: a stopped helper (SIGSTOP) does not outlive the game") {
-  for (const Mode& m : modes()) {
-    CAPTURE(std::string(m.name));
-    const Limits l = hostile_limits(m.accounting);
+  in_each_mode([](const Mode& m, const Limits& l) {
     const auto r = against_slow(m, new_tag(), {"--fault", "sigstop-child"}, l);
     CHECK(r.verdict == "FINISHED");
-  }
+  });
 }
 
 TEST_CASE("escape: Hanpang: a CPU burner is counted (no cap) and killed") {
-  for (const Mode& m : modes()) {
-    CAPTURE(std::string(m.name));
-    const Limits l = hostile_limits(m.accounting);
+  in_each_mode([](const Mode& m, const Limits& l) {
     const auto r = hanpang_run(m, new_tag(), {"--fault", "setsid-burn", "--delay", "10"}, l);
     CHECK((r.verdict == "OVERFLOW" || r.verdict == "MAX_ACTIONS"));
     // About 0.5 s of play: the burner's CPU shows even on a loaded machine (a judge that missed
     // it counted the agent's own few ms).
     CHECK(r.cpu_ms > 25);
-  }
+  });
 }
 
 TEST_CASE("output: 100 MB of stderr: the game goes on, stderr is drained") {
-  for (const Mode& m : modes()) {
-    CAPTURE(std::string(m.name));
-    Limits l = hostile_limits(m.accounting);
-    l.bank_ms = 600;  // the waits below cost at most this
+  in_each_mode(kOutputBankMs, [](const Mode& m, const Limits& l) {
     const auto r = hanpang_run(m, new_tag(), {"--fault", "stderr-flood"}, l);
     CHECK((r.verdict == "OVERFLOW" || r.verdict == "MAX_ACTIONS"));
-  }
+  });
 }
 
 TEST_CASE("output: a partial line, then sleep: TIME_LIMIT") {
-  for (const Mode& m : modes()) {
-    CAPTURE(std::string(m.name));
-    Limits l = hostile_limits(m.accounting);
-    l.bank_ms = 600;  // the waits below cost at most this
+  in_each_mode(kOutputBankMs, [](const Mode& m, const Limits& l) {
     const auto r = hanpang_run(m, new_tag(), {"--fault", "partial-line", "--after", "2"}, l);
     CHECK(r.verdict == "TIME_LIMIT");
     CHECK(r.actions == 2);
-  }
+  });
 }
 
 TEST_CASE("output: closing stdout: RUNTIME_ERROR") {
-  for (const Mode& m : modes()) {
-    CAPTURE(std::string(m.name));
-    Limits l = hostile_limits(m.accounting);
-    l.bank_ms = 600;  // the waits below cost at most this
+  in_each_mode(kOutputBankMs, [](const Mode& m, const Limits& l) {
     const auto r = hanpang_run(m, new_tag(), {"--fault", "close-stdout", "--after", "2"}, l);
     CHECK(r.verdict == "RUNTIME_ERROR");
-  }
+  });
 }
 
 TEST_CASE("output: SIGSTOP on itself: TIME_LIMIT, and the stopped agent is killed") {
-  for (const Mode& m : modes()) {
-    CAPTURE(std::string(m.name));
-    Limits l = hostile_limits(m.accounting);
-    l.bank_ms = 600;  // the waits below cost at most this
+  in_each_mode(kOutputBankMs, [](const Mode& m, const Limits& l) {
     const auto r = hanpang_run(m, new_tag(), {"--fault", "sigstop", "--after", "2"}, l);
     CHECK(r.verdict == "TIME_LIMIT");
-  }
+  });
 }
 
 TEST_CASE("output: an answer to a command it never reads: INVALID") {
-  for (const Mode& m : modes()) {
-    CAPTURE(std::string(m.name));
-    Limits l = hostile_limits(m.accounting);
-    l.bank_ms = 600;  // the waits below cost at most this
+  in_each_mode(kOutputBankMs, [](const Mode& m, const Limits& l) {
     const auto r = hanpang_run(m, new_tag(), {"--fault", "deaf"}, l);
     CHECK(r.verdict == "INVALID");
     CHECK((contains(r.detail, "before reading") || contains(r.detail, "before the command")));
-  }
+  });
 }
 
 TEST_CASE("output: an answer given before the command is read, read right after: best effort") {
-  for (const Mode& m : modes()) {
-    CAPTURE(std::string(m.name));
-    Limits l = hostile_limits(m.accounting);
-    l.bank_ms = 600;  // the waits below cost at most this
+  in_each_mode(kOutputBankMs, [](const Mode& m, const Limits& l) {
     // docs/HARNESS.md: the judge can only see bytes still unread when it looks; an agent that
     // reads right after answering may pass. Either way the run is judged and nothing is left.
     const auto r = hanpang_run(m, new_tag(), {"--fault", "late-read", "--ms", "30"}, l);
     CHECK((r.verdict == "INVALID" || r.verdict == "OVERFLOW" || r.verdict == "MAX_ACTIONS"));
-  }
+  });
 }

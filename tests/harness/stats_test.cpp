@@ -153,27 +153,30 @@ TEST_CASE("pentanomial Elo matches fastchess' published example") {
 }
 
 TEST_CASE("GSPRT log-likelihood ratio with normalised Elo") {
-  // fastchess app/tests/sprt_test.cpp, "normalized pentanomial 1" and "2" (LLR 2.25 and 3.01),
-  // also reproduced to 4 digits by a Newton solver of the constrained maximum likelihood (KKT
-  // system) written independently in Python: 2.25037 and 3.01015.
-  Pentanomial a;
-  a.n = {365, 16618, 36029, 200, 16974, 390};
-  CHECK(sprt_llr(a, 0, 2) == Approx(2.25037).epsilon(1e-4));
-  Pentanomial b;
-  b.n = {127, 4883, 10311, 401, 5150, 104};
-  CHECK(sprt_llr(b, -1.75, 0.25) == Approx(3.01015).epsilon(1e-4));
-  // Small cases from the same independent solver: (LL, LD, WL+DD, WD, WW) = (5, 10, 20, 15, 10)
-  // with nElo 0 vs 30 -> 1.094878; (1, 2, 3, 2, 2) with -10 vs 10 -> 0.129477.
-  Pentanomial c;
-  c.n = {5, 10, 20, 0, 15, 10};
-  CHECK(sprt_llr(c, 0, 30) == Approx(1.094878).epsilon(1e-5));
-  Pentanomial d;
-  d.n = {1, 2, 3, 0, 2, 2};
-  CHECK(sprt_llr(d, -10, 10) == Approx(0.129477).epsilon(1e-5));
-  // Symmetry: swapping the agents flips the sign of nElo.
-  Pentanomial d_swapped;
-  d_swapped.n = {2, 2, 3, 0, 2, 1};
-  CHECK(sprt_llr(d_swapped, -10, 10) == Approx(-0.129477).epsilon(1e-5));
+  struct Case {
+    std::array<long, 6> n;  // LL LD WL DD WD WW
+    double elo0, elo1, llr, epsilon;
+  };
+  const Case cases[] = {
+      // fastchess app/tests/sprt_test.cpp, "normalized pentanomial 1" and "2" (LLR 2.25 and
+      // 3.01), also reproduced to 4 digits by a Newton solver of the constrained maximum
+      // likelihood (KKT system) written independently in Python: 2.25037 and 3.01015.
+      {{365, 16618, 36029, 200, 16974, 390}, 0, 2, 2.25037, 1e-4},
+      {{127, 4883, 10311, 401, 5150, 104}, -1.75, 0.25, 3.01015, 1e-4},
+      // Small cases from the same independent solver: (LL, LD, WL+DD, WD, WW) =
+      // (5, 10, 20, 15, 10) with nElo 0 vs 30 -> 1.094878; (1, 2, 3, 2, 2) with -10 vs 10 ->
+      // 0.129477.
+      {{5, 10, 20, 0, 15, 10}, 0, 30, 1.094878, 1e-5},
+      {{1, 2, 3, 0, 2, 2}, -10, 10, 0.129477, 1e-5},
+      // Symmetry: swapping the agents flips the sign of nElo.
+      {{2, 2, 3, 0, 2, 1}, -10, 10, -0.129477, 1e-5},
+  };
+  for (const auto& c : cases) {
+    Pentanomial p;
+    p.n = c.n;
+    CAPTURE(c.llr);
+    CHECK(sprt_llr(p, c.elo0, c.elo1) == Approx(c.llr).epsilon(c.epsilon));
+  }
   CHECK(sprt_llr(Pentanomial{}, 0, 10) == 0);
 }
 

@@ -31,6 +31,17 @@ Board example_board() {
   return *b;
 }
 
+// The reference game of `b` where only the cells of `ice` are still empty ice: the rest was
+// taken earlier by the second player.
+ref::icebreaking::Game reference_with_ice(const Board& b, u128 ice) {
+  auto ref = test::reference_of(b);
+  for (int r = 0; r < kSize; ++r)
+    for (int c = 0; c < kSize; ++c)
+      if (ref.owner[r][c] == ref::icebreaking::kIce && !(ice & bit128(cell(r, c))))
+        ref.owner[r][c] = ref::icebreaking::kSecond;
+  return ref;
+}
+
 // A worked example as a picture of the 9 rows: 'o' the chosen cell, 'c' empty ice the move
 // must capture, '.' empty ice that must stay, anything else not empty ice (taken earlier by the
 // second player, or the holes of row 0). The first player moves.
@@ -60,11 +71,7 @@ struct Example {
     pos = Position::start(board);
     pos.ice = ice;
     pos.owned[B] = board.ice() & ~ice;
-    ref = test::reference_of(board);
-    for (int r = 0; r < kSize; ++r)
-      for (int c = 0; c < kSize; ++c)
-        if (ref.owner[r][c] == ref::icebreaking::kIce && !(ice & bit128(cell(r, c))))
-          ref.owner[r][c] = ref::icebreaking::kSecond;
+    ref = reference_with_ice(board, ice);
   }
 
   int expected_gain() const {
@@ -95,120 +102,162 @@ struct Example {
   }
 };
 
-TEST_CASE("icebreaking: a split 12/5/5 captures both 5s") {
-  Example e({
-      "xxxxxxxxx",
-      ".xxxxxxxx",  // a separate region: never part of the split
-      "xxxxxxxxx",
-      "cxxxxxxxc",
-      "ccccocccc",
-      "xxxx.xxxx",
-      "xxxx.xxxx",
-      "xxxx.xxxx",
-      ".........",
-  });
-  e.check();
+// The worked captures of the spec, each a picture as Example reads it.
+struct Worked {
+  const char* name;
+  std::vector<std::string> picture;
+};
+
+const Worked kWorked[] = {
+    {"a split 12/5/5 captures both 5s",
+     {
+         "xxxxxxxxx",
+         ".xxxxxxxx",  // a separate region: never part of the split
+         "xxxxxxxxx",
+         "cxxxxxxxc",
+         "ccccocccc",
+         "xxxx.xxxx",
+         "xxxx.xxxx",
+         "xxxx.xxxx",
+         ".........",
+     }},
+    {"a split 7/7/3 captures only the 3",
+     {
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "...xxx...",
+         "....o....",
+         "xxxxcxxxx",
+         "xxxxcxxxx",
+         "xxxxcxxxx",
+         "xxxxxxxxx",
+     }},
+    {"all components of equal size: nothing is captured: 4/4",
+     {
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "....o....",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+     }},
+    {"all components of equal size: nothing is captured: 4/4/4/4",
+     {
+         "xxxxxxxxx",
+         "xxxx.xxxx",
+         "xxx..xxxx",
+         "xxxx.xxxx",
+         "....o....",
+         "xxxx.xxxx",
+         "xxxx.xxxx",
+         "xxxx..xxx",
+         "xxxxxxxxx",
+     }},
+    {"all components of equal size: nothing is captured: 1/1",
+     {
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxx.o.xxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+     }},
+    {"four components 3/3/2/1 capture the 2 and the 1",
+     {
+         "xxxxxxxxx",
+         "xxxx.xxxx",
+         "xxxx.xxxx",
+         "xxxx.xxxx",
+         "xxccocxxx",
+         "xxxx.xxxx",
+         "xxxx.xxxx",
+         "xxxx.xxxx",
+         "xxxxxxxxx",
+     }},
+    {"a two-way split 2/1 captures the 1",
+     {
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxx..ocxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+     }},
+    {"a region that does not split captures nothing: connected around the chosen cell",
+     {
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         ".........",
+         "....o....",
+         "xxxx.....",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+     }},
+    {"a region that does not split captures nothing: connected only by a long way round",
+     {
+         "xxxxxxxxx",
+         ".........",
+         ".xxxxxxx.",
+         ".xxxxxxx.",
+         "....o....",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+     }},
+    {"a region that does not split captures nothing: the end of a line",
+     {
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "o........",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+     }},
+    {"a single isolated cell is taken alone",
+     {
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "..xxxxxxx",
+         "xxxxxxxxx",
+         "xxxxoxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "xxxxxxxxx",
+         "........x",
+     }},
+};
+
+TEST_CASE("icebreaking: the worked captures, on the engine and the reference") {
+  for (const auto& w : kWorked) {
+    SUBCASE(w.name) {
+      Example e(w.picture);
+      e.check();
+    }
+  }
 }
 
-TEST_CASE("icebreaking: a split 7/7/3 captures only the 3") {
-  Example e({
-      "xxxxxxxxx",
-      "xxxxxxxxx",
-      "xxxxxxxxx",
-      "...xxx...",
-      "....o....",
-      "xxxxcxxxx",
-      "xxxxcxxxx",
-      "xxxxcxxxx",
-      "xxxxxxxxx",
-  });
-  e.check();
-}
-
-TEST_CASE("icebreaking: all components of equal size: nothing is captured") {
-  SUBCASE("4/4") {
-    Example e({
-        "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "....o....",
-        "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx",
-    });
-    e.check();
-  }
-  SUBCASE("4/4/4/4") {
-    Example e({
-        "xxxxxxxxx", "xxxx.xxxx", "xxx..xxxx", "xxxx.xxxx", "....o....",
-        "xxxx.xxxx", "xxxx.xxxx", "xxxx..xxx", "xxxxxxxxx",
-    });
-    e.check();
-  }
-  SUBCASE("1/1") {
-    Example e({
-        "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "xxx.o.xxx",
-        "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx",
-    });
-    e.check();
-  }
-}
-
-TEST_CASE("icebreaking: four components 3/3/2/1 capture the 2 and the 1") {
-  Example e({
-      "xxxxxxxxx",
-      "xxxx.xxxx",
-      "xxxx.xxxx",
-      "xxxx.xxxx",
-      "xxccocxxx",
-      "xxxx.xxxx",
-      "xxxx.xxxx",
-      "xxxx.xxxx",
-      "xxxxxxxxx",
-  });
-  e.check();
-}
-
-TEST_CASE("icebreaking: a two-way split 2/1 captures the 1") {
-  Example e({
-      "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "xxx..ocxx",
-      "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx",
-  });
-  e.check();
-}
-
-TEST_CASE("icebreaking: a region that does not split captures nothing") {
-  SUBCASE("connected around the chosen cell") {
-    Example e({
-        "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", ".........", "....o....",
-        "xxxx.....", "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx",
-    });
-    e.check();
-  }
-  SUBCASE("connected only by a long way round") {
-    Example e({
-        "xxxxxxxxx", ".........", ".xxxxxxx.", ".xxxxxxx.", "....o....",
-        "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx",
-    });
-    e.check();
-  }
-  SUBCASE("the end of a line") {
-    Example e({
-        "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "o........",
-        "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx",
-    });
-    e.check();
-  }
-  SUBCASE("the whole board") {
-    // Row 0 is holes; everything else is ice.
-    std::vector<std::string> pic(kSize, ".........");
-    pic[0] = "xxxxxxxxx";
-    pic[5] = "....o....";
-    Example e(pic);
-    e.check();
-  }
-}
-
-TEST_CASE("icebreaking: a single isolated cell is taken alone") {
-  Example e({
-      "xxxxxxxxx", "xxxxxxxxx", "..xxxxxxx", "xxxxxxxxx", "xxxxoxxxx",
-      "xxxxxxxxx", "xxxxxxxxx", "xxxxxxxxx", "........x",
-  });
+TEST_CASE("icebreaking: a region that does not split captures nothing: the whole board") {
+  // Row 0 is holes; everything else is ice.
+  std::vector<std::string> pic(kSize, ".........");
+  pic[0] = "xxxxxxxxx";
+  pic[5] = "....o....";
+  Example e(pic);
   e.check();
 }
 
@@ -275,11 +324,7 @@ TEST_CASE("icebreaking: end of the game, winner and draw") {
   }
   SUBCASE("the reference agrees on the winner") {
     Position p = two_cells(b, cell(5, 0), cell(2, 0));
-    auto ref = test::reference_of(b);
-    for (int r = 0; r < kSize; ++r)
-      for (int c = 0; c < kSize; ++c)
-        if (!(p.ice & bit128(cell(r, c))) && ref.owner[r][c] == ref::icebreaking::kIce)
-          ref.owner[r][c] = ref::icebreaking::kSecond;
+    auto ref = reference_with_ice(b, p.ice);
     ref.play(5, 0);
     ref.play(2, 0);
     CHECK(ref.over());

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "reference_grid.hpp"
+
 namespace tactica::ref::hanpang {
 
 constexpr int kRows = 15;
@@ -57,26 +59,10 @@ struct Game {
 
   // Breadth-first search: every tile of the same colour 4-connected to (row, col), sorted.
   std::vector<Cell> group_at(int row, int col) const {
-    std::vector<Cell> out;
     const int colour = grid[row][col];
-    if (colour == 0) return out;
-    bool seen[kRows][kCols] = {};
-    Cell queue[kRows * kCols];  // each cell enters at most once
-    int head = 0, tail = 0;
-    queue[tail++] = {row, col};
-    seen[row][col] = true;
-    while (head < tail) {
-      const Cell x = queue[head++];
-      out.push_back(x);
-      const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
-      for (int d = 0; d < 4; ++d) {
-        const int r = x.row + dr[d], c = x.col + dc[d];
-        if (r < 0 || r >= kRows || c < 0 || c >= kCols) continue;
-        if (seen[r][c] || grid[r][c] != colour) continue;
-        seen[r][c] = true;
-        queue[tail++] = {r, c};
-      }
-    }
+    if (colour == 0) return {};
+    auto out = breadth_first<kRows, kCols>(Cell{row, col},
+                                           [&](int r, int c) { return grid[r][c] == colour; });
     std::sort(out.begin(), out.end());
     return out;
   }

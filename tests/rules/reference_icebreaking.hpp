@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "reference_grid.hpp"
+
 namespace tactica::ref::icebreaking {
 
 constexpr int kSize = 9;
@@ -72,24 +74,8 @@ struct Game {
 
   // Breadth-first search over empty ice from (row, col), limited to cells with allowed == true.
   std::vector<Cell> component(int row, int col, const bool allowed[kSize][kSize]) const {
-    std::vector<Cell> out;
-    bool seen[kSize][kSize] = {};
-    Cell queue[kSize * kSize];  // each cell enters at most once
-    int head = 0, tail = 0;
-    queue[tail++] = {row, col};
-    seen[row][col] = true;
-    while (head < tail) {
-      const Cell x = queue[head++];
-      out.push_back(x);
-      const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
-      for (int d = 0; d < 4; ++d) {
-        const int r = x.row + dr[d], c = x.col + dc[d];
-        if (!is_ice(r, c) || !allowed[r][c] || seen[r][c]) continue;
-        seen[r][c] = true;
-        queue[tail++] = {r, c};
-      }
-    }
-    return out;
+    return breadth_first<kSize, kSize>(Cell{row, col},
+                                       [&](int r, int c) { return is_ice(r, c) && allowed[r][c]; });
   }
 
   Result play(int row, int col) {

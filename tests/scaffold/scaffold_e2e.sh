@@ -37,15 +37,20 @@ done
 
 field() { sed -n "s/.*\"$1\":\\([^,}]*\\).*/\\1/p"; }
 budget=time.node_budget=100000
+# fuse_and_compile CONFIG DIR WHAT: CONFIG on the node budget fused into $work/DIR/main.cpp and
+# compiled there as the platform does, warning-free, into $work/DIR/agent.
+fuse_and_compile() {
+  mkdir -p "$work/$2"
+  "$tactica" fuse --config "$1" --set $budget --source-dir "$tree" --plugin-dir "$plugins" \
+    --out "$work/$2/main.cpp" >/dev/null
+  "$cxx" -std=c++20 -O2 -Wall -Wextra -Werror -o "$work/$2/agent" "$work/$2/main.cpp" \
+    || fail "$3 does not compile warning-free"
+}
 for p in $name ${name}_h; do
   cfg=$tree/configs/hanpang/$p.toml
   r1=$("$tactica" judge hanpang --seed 4 --json --agent "$cfg" --set $budget)
   echo "$r1" | grep -Eq '"verdict":"(OVERFLOW|MAX_ACTIONS)"' || fail "$p hanpang: $r1"
-  mkdir -p "$work/fused-$p"
-  "$tactica" fuse --config "$cfg" --set $budget --source-dir "$tree" --plugin-dir "$plugins" \
-    --out "$work/fused-$p/main.cpp" >/dev/null
-  "$cxx" -std=c++20 -O2 -Wall -Wextra -Werror -o "$work/fused-$p/agent" "$work/fused-$p/main.cpp" \
-    || fail "the fused $p does not compile warning-free"
+  fuse_and_compile "$cfg" "fused-$p" "the fused $p"
   r2=$("$tactica" judge hanpang --seed 4 --json --agent "$work/fused-$p/agent")
   [ "$(echo "$r1" | field score)" = "$(echo "$r2" | field score)" ] \
     || fail "fused $p plays differently: $r1 / $r2"
@@ -56,11 +61,7 @@ cfg=$tree/configs/icebreaking/$name.toml
 greedy=$src/configs/icebreaking/greedy.toml
 r1=$("$tactica" judge icebreaking --seed 4 --json --first "$cfg" --second "$greedy" --set 1:$budget)
 echo "$r1" | grep -q '"verdict":"FINISHED"' || fail "icebreaking: $r1"
-mkdir -p "$work/fused-ice"
-"$tactica" fuse --config "$cfg" --set $budget --source-dir "$tree" --plugin-dir "$plugins" \
-  --out "$work/fused-ice/main.cpp" >/dev/null
-"$cxx" -std=c++20 -O2 -Wall -Wextra -Werror -o "$work/fused-ice/agent" "$work/fused-ice/main.cpp" \
-  || fail "the fused Icebreaking agent does not compile warning-free"
+fuse_and_compile "$cfg" fused-ice "the fused Icebreaking agent"
 r2=$("$tactica" judge icebreaking --seed 4 --json --first "$work/fused-ice/agent" --second "$greedy")
 totals() { grep -o '"totals":\[[^]]*\]'; }
 [ -n "$(echo "$r1" | totals)" ] && [ "$(echo "$r1" | totals)" = "$(echo "$r2" | totals)" ] \
