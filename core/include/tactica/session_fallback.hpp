@@ -1,12 +1,14 @@
 // session_fallback.hpp — the cheap moves the Session answers with when the strategy cannot:
 // computed before the strategy is asked, legal in the Session's own record of the game.
-// (Hanpang's usual fallback, hanpang::fallback_move, is part of its rules in hanpang.hpp.)
+// (Hanpang's usual fallback, hanpang::fallback_move, is part of its rules in hanpang.hpp.) And
+// strategies that play them, for an agent whose strategy cannot be built.
 // Part of session.hpp; standard library only (it goes into fused submissions).
 #pragma once
 
 #include "tactica/bitboard.hpp"
 #include "tactica/hanpang.hpp"
 #include "tactica/icebreaking.hpp"
+#include "tactica/strategy.hpp"
 
 namespace tactica {
 
@@ -34,4 +36,18 @@ inline int hanpang_bottom_move(const hanpang::State& s) {
   }
   return best;
 }
+
+// Strategies that play these moves.
+struct FallbackHanpangStrategy final : HanpangStrategy {
+  int choose(const hanpang::State& s, const SearchLimits&, BestMove&) override {
+    return hanpang::fallback_move(s);
+  }
+};
+struct FallbackIcebreakingStrategy final : IcebreakingStrategy {
+  int choose(const icebreaking::Board& board, const icebreaking::Position& pos, const SearchLimits&,
+             BestMove&) override {
+    return icebreaking_fallback_move(board, pos);
+  }
+};
+
 }  // namespace tactica

@@ -19,6 +19,11 @@ namespace tactica {
 
 class HanpangSession : detail::SessionCore {
  public:
+  // What code for any game needs (agent_main.hpp).
+  using Strategy = HanpangStrategy;
+  using FallbackStrategy = FallbackHanpangStrategy;
+  static constexpr GameKind kGame = GameKind::hanpang;
+
   HanpangSession(HanpangStrategy& strategy, SessionOptions options)
       : SessionCore(std::move(options), "hanpang"), strategy_(strategy) {}
   ~HanpangSession() { quiesce(); }

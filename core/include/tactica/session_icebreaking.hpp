@@ -22,6 +22,11 @@ namespace tactica {
 
 class IcebreakingSession : detail::SessionCore {
  public:
+  // What code for any game needs (agent_main.hpp).
+  using Strategy = IcebreakingStrategy;
+  using FallbackStrategy = FallbackIcebreakingStrategy;
+  static constexpr GameKind kGame = GameKind::icebreaking;
+
   IcebreakingSession(IcebreakingStrategy& strategy, SessionOptions options)
       : SessionCore(std::move(options), "icebreaking"), strategy_(strategy) {
     cpu_cap_ms_ = double(opt_.time.cpu_cap_ms);
