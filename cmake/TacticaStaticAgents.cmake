@@ -3,7 +3,7 @@
 # for machines without the build's shared libraries.
 #
 # Each is tactica-agent itself: core/host/main.cpp, config.cpp and plugin.cpp (toml++ compiled in, header-only,
-# as Debian ships no static libtomlplusplus) with harness/fuse/linked_loader.cpp in place of
+# as Debian ships no static libtomlplusplus) with core/host/linked_loader.cpp in place of
 # loader.cpp. So it takes the same flags (--config FILE, --set key=value, --check, --verbose) and
 # checks a config the same way; the config's game and strategy must be the ones linked in
 # (--plugin-dir is accepted and ignored).
@@ -26,7 +26,7 @@ if(TACTICA_STATIC_AGENTS AND TARGET tactica-agent)
   foreach(p IN LISTS _tactica_plugins)
     foreach(game hanpang icebreaking)
       set(_exe tactica-agent-${game}-${p})
-      add_executable(${_exe} ${PROJECT_SOURCE_DIR}/harness/fuse/linked_loader.cpp
+      add_executable(${_exe} ${PROJECT_SOURCE_DIR}/core/host/linked_loader.cpp
                              $<TARGET_OBJECTS:tactica_static_agent_main>)
       target_include_directories(${_exe} PRIVATE ${PROJECT_SOURCE_DIR}/core/host/include)
       target_compile_definitions(${_exe} PRIVATE

@@ -1,13 +1,12 @@
-# tactica::static_plugins — every plugin linked in (no dlopen), with a generated table
-# (tactica::static_plugins()) naming each one's describe/make functions. Used by the in-process
-# arena, the static-link agents and tests that need strategies without loading modules.
+# tactica::static_plugins — every plugin linked in (no dlopen), in a generated StrategyRegistry
+# (tactica::static_plugins(), tactica/registry.hpp) holding each one's describe/make functions.
+# Used by the in-process arena and tests that need strategies without loading modules.
 get_property(_tactica_plugins GLOBAL PROPERTY TACTICA_PLUGINS)
 set(_includes "")
 set(_entries "")
 foreach(p IN LISTS _tactica_plugins)
   string(APPEND _includes "#include \"${p}/plugin.hpp\"\n")
-  string(APPEND _entries
-    "    {\"${p}\", &plugins::${p}::describe, &plugins::${p}::make_hanpang, &plugins::${p}::make_icebreaking},\n")
+  string(APPEND _entries "    r.add(TACTICA_PLUGIN_ENTRY(${p}));\n")
 endforeach()
 set(_registry ${PROJECT_BINARY_DIR}/generated/static_plugins.cpp)
 file(CONFIGURE OUTPUT ${_registry} CONTENT
@@ -15,10 +14,12 @@ file(CONFIGURE OUTPUT ${_registry} CONTENT
 #include \"tactica/static_plugins.hpp\"
 @_includes@
 namespace tactica {
-std::span<const StaticPlugin> static_plugins() {
-  static const StaticPlugin table[] = {
-@_entries@    {nullptr, nullptr, nullptr, nullptr}};
-  return {table, sizeof(table) / sizeof(table[0]) - 1};
+const StrategyRegistry& static_plugins() {
+  static const StrategyRegistry registry = [] {
+    StrategyRegistry r(\"linked in\");
+@_entries@    return r;
+  }();
+  return registry;
 }
 }  // namespace tactica
 " @ONLY)

@@ -28,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 struct Agent {
   std::string name;
   Params params;
-  const StaticPlugin* plugin = nullptr;
+  const PluginEntry* plugin = nullptr;
 };
 
 struct Options {
@@ -89,11 +89,10 @@ void set_param(Agent& a, const std::string& kv, GameKind g) {
 Agent make_agent(const std::string& name, GameKind g) {
   Agent a;
   a.name = name;
-  a.plugin = find_static_plugin(name);
-  if (!a.plugin) {
-    std::string known;
-    for (const auto& p : static_plugins()) known += std::string(" ") + p.name;
-    die("no plugin '" + name + "'; linked in:" + known);
+  try {
+    a.plugin = &static_plugins().get(name);
+  } catch (const PluginError& e) {
+    die(e.what());
   }
   if (!a.plugin->describe().plays(g)) die("plugin '" + name + "' does not play " + game_name(g));
   return a;

@@ -258,6 +258,20 @@ std::string format_param(const ParamSpec& s, double v) {
   return "?";
 }
 
+std::string agent_banner(std::string_view program, const AgentConfig& cfg, const PluginInfo& info) {
+  std::string s = std::string(program) + ": " + game_name(cfg.game) + ", plugin " + info.name +
+                  " " + info.version + ", seed " + std::to_string(cfg.seed) + ", params";
+  const auto& specs = info.params(cfg.game);
+  if (specs.empty()) s += " (none)";
+  for (const auto& p : specs) s += " " + p.name + "=" + format_param(p, cfg.params.real(p.name));
+  const auto& t = cfg.time;
+  return s + ", time reserve_ms=" + std::to_string(t.reserve_ms) +
+         " move_overhead_ms=" + std::to_string(t.move_overhead_ms) +
+         " max_move_ms=" + std::to_string(t.max_move_ms) +
+         " node_budget=" + std::to_string(t.node_budget) + " bank_ms=" + std::to_string(t.bank_ms) +
+         " cpu_cap_ms=" + std::to_string(t.cpu_cap_ms);
+}
+
 void resolve_params(AgentConfig& cfg, const PluginInfo& info) {
   const auto& specs = info.params(cfg.game);
   Params out;

@@ -6,6 +6,7 @@
 #include <boost/dll/shared_library.hpp>
 #include <cstdlib>
 #include <system_error>
+#include <utility>
 
 namespace tactica {
 namespace fs = std::filesystem;
@@ -79,7 +80,7 @@ PluginSearchPath plugin_search_path(const std::vector<fs::path>& plugin_dirs) {
   return p;
 }
 
-Plugin load_plugin_file(const fs::path& file, std::string_view expected_name) {
+Plugin load_plugin_file(const fs::path& file, std::string_view name) {
   const std::string where = file.string();
   std::shared_ptr<boost::dll::shared_library> lib;
   try {
@@ -92,25 +93,10 @@ Plugin load_plugin_file(const fs::path& file, std::string_view expected_name) {
     if (!lib->has(sym))
       throw PluginError(where + " is not a Tactica plugin: it exports no '" + sym +
                         "' (is TACTICA_EXPORT_PLUGIN in its plugin.cpp?)");
-  Plugin p;
-  p.file_ = file;
-  DescribeFn* describe = &lib->get_alias<DescribeFn>(kDescribeSymbol);
-  p.make_hanpang_ = &lib->get_alias<MakeHanpangFn>(kMakeHanpangSymbol);
-  p.make_icebreaking_ = &lib->get_alias<MakeIcebreakingFn>(kMakeIcebreakingSymbol);
-  try {
-    p.info_ = describe();
-  } catch (const std::exception& e) {
-    throw PluginError(where + ": its describe() threw: " + e.what());
-  }
-  if (p.info_.abi_version != kPluginAbiVersion)
-    throw PluginError(where + " was built for plugin ABI version " +
-                      std::to_string(p.info_.abi_version) + ", this program needs version " +
-                      std::to_string(kPluginAbiVersion) + ": rebuild the plugin");
-  if (!expected_name.empty() && p.info_.name != expected_name)
-    throw PluginError(where + " describes itself as '" + p.info_.name + "', not '" +
-                      std::string(expected_name) + "'");
-  p.lib_ = std::move(lib);
-  return p;
+  PluginEntry entry{std::string(name), &lib->get_alias<DescribeFn>(kDescribeSymbol),
+                    &lib->get_alias<MakeHanpangFn>(kMakeHanpangSymbol),
+                    &lib->get_alias<MakeIcebreakingFn>(kMakeIcebreakingSymbol)};
+  return Plugin::from_entry(std::move(entry), file, std::move(lib), where);
 }
 
 Plugin load_plugin(std::string_view name, const PluginSearchPath& path) {

@@ -3,9 +3,11 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "tactica/agent_main.hpp"
 #include "tactica/config.hpp"
 #include "tactica/loader.hpp"
 #include "tactica/session.hpp"
@@ -77,22 +79,6 @@ Args parse_args(int argc, char** argv) {
   return a;
 }
 
-std::string banner(const tactica::AgentConfig& cfg, const tactica::Plugin& plugin) {
-  std::string s = "tactica-agent: " + std::string(tactica::game_name(cfg.game)) + ", plugin " +
-                  plugin.info().name + " " + plugin.info().version + ", seed " +
-                  std::to_string(cfg.seed) + ", params";
-  const auto& specs = plugin.info().params(cfg.game);
-  if (specs.empty()) s += " (none)";
-  for (const auto& p : specs)
-    s += " " + p.name + "=" + tactica::format_param(p, cfg.params.real(p.name));
-  const auto& t = cfg.time;
-  s += ", time reserve_ms=" + std::to_string(t.reserve_ms) +
-       " move_overhead_ms=" + std::to_string(t.move_overhead_ms) +
-       " max_move_ms=" + std::to_string(t.max_move_ms) +
-       " node_budget=" + std::to_string(t.node_budget);
-  return s;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -133,15 +119,9 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  tactica::SessionOptions opt;
-  opt.time = cfg.time;
-  opt.seed = cfg.seed;
-  opt.verbose = args.verbose;
-  opt.banner = banner(cfg, plugin);
-  if (hanpang) {
-    tactica::HanpangSession session(*hanpang, opt);
-    return session.run();
-  }
-  tactica::IcebreakingSession session(*icebreaking, opt);
-  return session.run();
+  // As a fused agent plays (tactica/agent_main.hpp).
+  const tactica::SessionOptions opt = tactica::agent_options(
+      cfg.time, cfg.seed, args.verbose, tactica::agent_banner("tactica-agent", cfg, plugin.info()));
+  if (hanpang) return tactica::play_agent<tactica::HanpangSession>(*hanpang, opt);
+  return tactica::play_agent<tactica::IcebreakingSession>(*icebreaking, opt);
 }

@@ -9,11 +9,13 @@
 //     that fires would end the game;
 //   * the standard and POSIX #includes of everything below, once, sorted;
 //   * core/src/*.cpp if any, the plugin's sources (plugins/<name>/*.cpp but plugin.cpp, sorted),
-//     the plugin's plugin.hpp and tactica/session.hpp, each project header inlined once at its
-//     first #include (Amalgamator);
-//   * generated constants (parameters, [time], seed, banner) and a main() that builds the
-//     strategy with tactica::plugins::<name>::make_<game>(params) and runs the game's Session,
-//     as core/host/main.cpp does.
+//     the plugin's plugin.hpp, tactica/agent_main.hpp and the game's own session_<game>.hpp
+//     (not the other game's loop), each project header inlined once at its first #include
+//     (Amalgamator);
+//   * the config as constants (tactica::EmbeddedConfig: strategy, parameters, [time], seed,
+//     banner) and a main() of four lines: a StrategyRegistry holding the one plugin
+//     (TACTICA_PLUGIN_ENTRY), handed with the config to tactica::run_agent_main<Session>, the core
+//     code that core/host/main.cpp plays through too.
 // No Boost.DLL export (plugin.cpp is left out), no TOML. The output depends only on the file
 // contents it reads, the config and --set values and the Tactica version: no time stamps, no
 // absolute paths, directory listings sorted. So the same inputs give the same bytes.

@@ -235,8 +235,22 @@ TEST_CASE("fuse: every shipped config, reproducible and self-describing, nothing
     CHECK(r.text.find("// Plugin: " + r.plugin + " " + r.plugin_version) != std::string::npos);
     CHECK(r.text.find("//   strategy = \"" + r.plugin + "\"") != std::string::npos);
     CHECK(r.text.find("[params]") != std::string::npos);
-    CHECK(r.text.find("tactica::plugins::" + r.plugin + "::make_" + game + "(params)") !=
-          std::string::npos);
+    // main() is the tiny generated one: the plugin's registry entry and the core's main.
+    const std::string session = game == "hanpang" ? "HanpangSession" : "IcebreakingSession";
+    const std::string main_text =
+        "int main(int argc, char** argv) {\n"
+        "  tactica::StrategyRegistry registry;\n"
+        "  registry.add(TACTICA_PLUGIN_ENTRY(" +
+        r.plugin +
+        "));\n"
+        "  const tactica::EmbeddedConfig config = tactica::fused::config();\n"
+        "  return tactica::run_agent_main<tactica::" +
+        session +
+        ">(argc, argv, registry, config);\n"
+        "}\n";
+    CHECK(r.text.ends_with(main_text));
+    CHECK(count(r.text, "int main(") == 1);
+    CHECK(r.text.find("  c.strategy = \"" + r.plugin + "\";\n") != std::string::npos);
 
     CHECK(r.text.find("#define NDEBUG") < r.text.find("#include <"));  // asserts off, as Release
     CHECK(count(r.text, kSource.string()) == 0);                       // no absolute path
@@ -252,8 +266,20 @@ TEST_CASE("fuse: every shipped config, reproducible and self-describing, nothing
       CHECK(f != "plugins/" + r.plugin + "/plugin.cpp");
       CHECK(count(r.text, "// ===== " + f + " =====\n") == 1);  // inlined exactly once
     }
-    CHECK(std::find(r.files.begin(), r.files.end(), "core/include/tactica/session.hpp") !=
-          r.files.end());
+    for (const char* f :
+         {"core/include/tactica/agent_main.hpp", "core/include/tactica/registry.hpp"})
+      CHECK(std::find(r.files.begin(), r.files.end(), f) != r.files.end());
+    // Of session.hpp's parts (session_*.hpp), all but the other game's loop.
+    const std::string other = game == "hanpang" ? "icebreaking" : "hanpang";
+    for (const auto& e : fs::directory_iterator(kSource / "core/include/tactica")) {
+      const std::string name = e.path().filename().string();
+      if (name.starts_with("session_")) {
+        const std::string f = "core/include/tactica/" + name;
+        CAPTURE(f);
+        const bool wanted = name != "session_" + other + ".hpp";
+        CHECK((std::find(r.files.begin(), r.files.end(), f) != r.files.end()) == wanted);
+      }
+    }
   }
 }
 
@@ -262,8 +288,8 @@ TEST_CASE("fuse: --set values are baked in and named in the header") {
   CHECK(
       r.text.find("from configs/hanpang/greedy.toml --set time.node_budget=1234 --set seed=77.") !=
       std::string::npos);
-  CHECK(r.text.find("  t.node_budget = 1234ULL;\n") != std::string::npos);
-  CHECK(r.text.find("kSeed = 77ULL;") != std::string::npos);
+  CHECK(r.text.find("  c.time.node_budget = 1234ULL;\n") != std::string::npos);
+  CHECK(r.text.find("  c.seed = 77ULL;\n") != std::string::npos);
   CHECK(r.text != fuse_config("configs/hanpang/greedy.toml").text);
 }
 

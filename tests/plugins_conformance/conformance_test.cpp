@@ -28,15 +28,15 @@ using namespace tactica;
 
 namespace {
 
-bool plays(const StaticPlugin& p, GameKind g) { return p.describe().plays(g); }
+bool plays(const PluginEntry& p, GameKind g) { return p.describe().plays(g); }
 
-Params defaults(const StaticPlugin& p, GameKind g) { return testing::params_of(p.describe(), g); }
+Params defaults(const PluginEntry& p, GameKind g) { return testing::params_of(p.describe(), g); }
 using testing::budget;
 
 using testing::ms_since;
 
 // A Hanpang game of at most `actions` actions with the plugin's defaults.
-std::vector<int> hanpang_game(const StaticPlugin& p, std::uint64_t seed, int actions,
+std::vector<int> hanpang_game(const PluginEntry& p, std::uint64_t seed, int actions,
                               const SearchLimits& lim) {
   auto st = p.make_hanpang(defaults(p, GameKind::hanpang));
   REQUIRE(st);
@@ -45,7 +45,7 @@ std::vector<int> hanpang_game(const StaticPlugin& p, std::uint64_t seed, int act
 }
 
 // A whole Icebreaking game, a first and b second, both with their defaults.
-std::vector<int> ice_game(const StaticPlugin& a, const StaticPlugin& b, std::uint64_t seed,
+std::vector<int> ice_game(const PluginEntry& a, const PluginEntry& b, std::uint64_t seed,
                           const SearchLimits& lim) {
   auto first = a.make_icebreaking(defaults(a, GameKind::icebreaking));
   auto second = b.make_icebreaking(defaults(b, GameKind::icebreaking));

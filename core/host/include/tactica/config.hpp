@@ -8,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tactica/strategy.hpp"
@@ -54,6 +55,11 @@ void resolve_params(AgentConfig& cfg, const PluginInfo& info);
 // with their type, range and help; `header` lines are written first as comments.
 std::string resolved_toml(const AgentConfig& cfg, const PluginInfo& info,
                           const std::vector<std::string>& header = {});
+
+// The line an agent prints on stderr when it starts: "<program>: <game>, plugin <name> <version>,
+// seed <seed>, params <name>=<value>..., time <key>=<value>..." (tactica-agent's, and the one
+// `tactica fuse` bakes into a fused file).
+std::string agent_banner(std::string_view program, const AgentConfig& cfg, const PluginInfo& info);
 
 // "integer 1..1000" / "real 0..1" / "boolean"
 std::string describe_param_type(const ParamSpec& spec);

@@ -1,24 +1,20 @@
-// loader.hpp — finding and loading strategy plugins (libtactica_<name>.so) with Boost.DLL.
-// Boost stays in loader.cpp: this header is standard library only.
+// loader.hpp — finding and loading strategy plugins (libtactica_<name>.so) with Boost.DLL: the
+// module's exported symbols become its PluginEntry (tactica/registry.hpp). Boost stays in
+// loader.cpp: this header is standard library only. A static agent links
+// core/host/linked_loader.cpp in place of loader.cpp: the same API over its one linked plugin.
 #pragma once
 
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tactica/registry.hpp"
 #include "tactica/strategy.hpp"
 
 namespace tactica {
-
-// A plugin could not be found, loaded or used; the message says what was looked for, where,
-// and what was found instead.
-struct PluginError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // Where plugins are looked for, in order. Each directory remembers why it is on the list.
 struct PluginSearchPath {
@@ -43,7 +39,13 @@ std::string plugin_file_name(std::string_view name);
 // made from it lives.
 class Plugin {
  public:
+  // A plugin from its entry, its descriptor read and checked (describe_checked, `where` naming it
+  // in errors); `lib` (the module, or null) stays loaded while the plugin or a strategy lives.
+  static Plugin from_entry(PluginEntry entry, std::filesystem::path file, std::shared_ptr<void> lib,
+                           const std::string& where);
+
   const PluginInfo& info() const { return info_; }
+  const PluginEntry& entry() const { return entry_; }
   const std::filesystem::path& file() const { return file_; }
   // Builds a strategy; throws PluginError if the plugin does not play the game or its factory
   // fails. The strategy keeps the library loaded.
@@ -51,17 +53,15 @@ class Plugin {
   std::shared_ptr<IcebreakingStrategy> make_icebreaking(const Params& params) const;
 
  private:
-  friend Plugin load_plugin_file(const std::filesystem::path&, std::string_view);
   std::shared_ptr<void> lib_;  // the boost::dll::shared_library, type-erased
   std::filesystem::path file_;
   PluginInfo info_;
-  MakeHanpangFn* make_hanpang_ = nullptr;
-  MakeIcebreakingFn* make_icebreaking_ = nullptr;
+  PluginEntry entry_;
 };
 
 // Loads one plugin file and checks it: it exports the three entry points, was built for this
-// ABI version and (if `expected_name` is not empty) describes itself under that name.
-Plugin load_plugin_file(const std::filesystem::path& file, std::string_view expected_name = {});
+// ABI version and describes itself under `name`.
+Plugin load_plugin_file(const std::filesystem::path& file, std::string_view name);
 
 // Loads libtactica_<name>.so from the first directory of `path` that holds it.
 Plugin load_plugin(std::string_view name, const PluginSearchPath& path);

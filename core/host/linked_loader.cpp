@@ -1,7 +1,8 @@
 // linked_loader.cpp — tactica/loader.hpp for a static agent (cmake/TacticaStaticAgents.cmake):
 // tactica-agent-<game>-<plugin> is core/host/main.cpp, config.cpp and plugin.cpp linked with
 // this file in place of loader.cpp, so it takes the same flags and checks configs the same way,
-// but its one plugin is linked in (no Boost.DLL, no dlopen: the binary can be linked with -static).
+// but its registry holds the one plugin linked in (no Boost.DLL, no dlopen: the binary can be
+// linked with -static).
 //
 // Built once per (game, plugin) with TACTICA_LINKED_GAME (hanpang|icebreaking),
 // TACTICA_LINKED_PLUGIN (the plugin's namespace), TACTICA_LINKED_HEADER ("<name>/plugin.hpp")
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "tactica/loader.hpp"
+#include "tactica/registry.hpp"
 #include TACTICA_LINKED_HEADER
 
 namespace tactica {
@@ -16,11 +18,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-namespace linked = plugins::TACTICA_LINKED_PLUGIN;
 constexpr const char* kExe = TACTICA_LINKED_EXE;
 constexpr GameKind kGame = GameKind::TACTICA_LINKED_GAME;
 
-std::string linked_name() { return linked::describe().name; }
+const StrategyRegistry& linked() {
+  static const StrategyRegistry registry = [] {
+    StrategyRegistry r(std::string("linked into ") + kExe);
+    r.add(TACTICA_PLUGIN_ENTRY(TACTICA_LINKED_PLUGIN));
+    return r;
+  }();
+  return registry;
+}
+
+const PluginEntry& linked_entry() { return *linked().begin(); }
 
 }  // namespace
 
@@ -35,22 +45,14 @@ std::string PluginSearchPath::describe() const {
 // Plugin directories mean nothing here: the one plugin is linked in.
 PluginSearchPath plugin_search_path(const std::vector<fs::path>&) { return {}; }
 
-Plugin load_plugin_file(const fs::path& file, std::string_view expected_name) {
-  Plugin p;
-  p.file_ = file;
-  p.info_ = linked::describe();
-  p.make_hanpang_ = &linked::make_hanpang;
-  p.make_icebreaking_ = &linked::make_icebreaking;
-  if (p.info_.abi_version != kPluginAbiVersion)
-    throw PluginError(std::string(kExe) + ": its plugin reports ABI version " +
-                      std::to_string(p.info_.abi_version) + ", not " +
-                      std::to_string(kPluginAbiVersion) + ": rebuild");
-  if (!expected_name.empty() && p.info_.name != expected_name)
-    throw PluginError(std::string(kExe) + " has only the plugin '" + p.info_.name +
-                      "' linked in, not '" + std::string(expected_name) +
-                      "'; use tactica-agent or " + "tactica-agent-" + game_name(kGame) + "-" +
-                      std::string(expected_name));
-  return p;
+Plugin load_plugin_file(const fs::path& file, std::string_view name) {
+  const PluginEntry* entry = linked().find(name);
+  if (!entry)
+    throw PluginError(std::string(kExe) + " has only the plugin '" + linked_entry().name +
+                      "' linked in, not '" + std::string(name) + "'; use tactica-agent or " +
+                      "tactica-agent-" + game_name(kGame) + "-" + std::string(name));
+  return Plugin::from_entry(*entry, file, nullptr,
+                            "the plugin '" + entry->name + "' linked into " + kExe);
 }
 
 Plugin load_plugin(std::string_view name, const PluginSearchPath&) {
@@ -68,10 +70,14 @@ void require_game(const Plugin& plugin, GameKind game) {
 
 std::vector<FoundPlugin> list_plugins(const PluginSearchPath&) {
   FoundPlugin f;
-  f.name = linked_name();
+  f.name = linked_entry().name;
   f.file = "(linked in)";
   f.origin = kExe;
-  f.info = linked::describe();
+  try {
+    f.info = load_plugin_file(f.file, f.name).info();
+  } catch (const PluginError& e) {
+    f.error = e.what();
+  }
   return {f};
 }
 
