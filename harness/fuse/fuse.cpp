@@ -204,14 +204,17 @@ std::string main_code(const Loaded& l) {
   return s;
 }
 
-// The first inlined file newer than the plugin module: its parameters may not be those of the
-// sources being fused.
+// The first inlined plugin file newer than the plugin module: its parameters may not be those of
+// the sources being fused. Only files under plugins/ count: they declare the parameters, while a
+// newer core file (the Session, the agent's main) changes nothing the module was asked, and the
+// module is not rebuilt for it.
 std::string staleness_warning(const Loaded& l, const fs::path& root,
                               const std::vector<std::string>& files) {
   std::error_code ec;
   const auto module_time = fs::last_write_time(l.plugin.file(), ec);
   if (ec) return {};
   for (const auto& f : files) {
+    if (!f.starts_with("plugins/")) continue;
     const auto t = fs::last_write_time(root / f, ec);
     if (!ec && t > module_time)
       return f + " is newer than " + l.plugin.file().filename().string() +
