@@ -1,7 +1,7 @@
 // A toy algorithm added once and played on both games (issue 11's last measure): flat_mc.hpp is
 // written once over the Game concept; the only per-game lines are the two Strategy wrappers
-// below, which build the game's model (HanpangGame, IcebreakingGame) and turn the chosen move
-// into its cell. Played through tests/plugin_testing.hpp as the conformance suite plays every
+// below, which build the game's model (HanpangGame, IcebreakingGame) for toy_choose. Played
+// through tests/plugin_testing.hpp as the conformance suite plays every
 // plugin: legal moves (and legal published moves) only, the node budget honoured, the same
 // moves again from fresh instances on a budget, both Icebreaking sides, against greedy too.
 #include <doctest/doctest.h>
@@ -22,21 +22,27 @@ std::uint64_t position_seed(std::uint64_t game_seed, int ply) {
   return game_seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(ply) * 7919 + 1;
 }
 
+// Both wrappers' choose: flat MC on game g from s, seeded by the game's seed and the ply.
+template <class G>
+int toy_choose(toy::FlatMc<G>& mc, const G& g, const typename G::State& s, std::uint64_t seed,
+               int ply, const SearchLimits& limits, BestMove& best, SearchStats& stats) {
+  SearchBudget budget(limits);
+  Rng rng(position_seed(seed, ply));
+  typename G::MoveList ml;
+  g.moves(s, ml);
+  const int c = g.cell(ml[mc.choose(g, s, rng, budget)]);
+  best.publish(c);
+  stats.nodes = budget.nodes();
+  stats.depth = mc.rounds();
+  return c;
+}
+
 class ToyHanpang final : public HanpangStrategy {
  public:
   explicit ToyHanpang(const toy::FlatMcConfig& c) : mc_(c) {}
   void new_game(std::uint64_t seed) override { seed_ = seed; }
   int choose(const hanpang::State& s, const SearchLimits& limits, BestMove& best) override {
-    const HanpangGame game;
-    SearchBudget budget(limits);
-    Rng rng(position_seed(seed_, s.actions));
-    hanpang::GroupList gl;
-    game.moves(s, gl);
-    const int c = game.cell(gl[mc_.choose(game, s, rng, budget)]);
-    best.publish(c);
-    stats_.nodes = budget.nodes();
-    stats_.depth = mc_.rounds();
-    return c;
+    return toy_choose(mc_, HanpangGame{}, s, seed_, s.actions, limits, best, stats_);
   }
   SearchStats stats() const override { return stats_; }
 
@@ -54,16 +60,7 @@ class ToyIcebreaking final : public IcebreakingStrategy {
   }
   int choose(const icebreaking::Board& b, const icebreaking::Position& pos,
              const SearchLimits& limits, BestMove& best) override {
-    const IcebreakingGame game(b);
-    SearchBudget budget(limits);
-    Rng rng(position_seed(seed_, pos.ply));
-    icebreaking::MoveList ml;
-    game.moves(pos, ml);
-    const int c = game.cell(ml[mc_.choose(game, pos, rng, budget)]);
-    best.publish(c);
-    stats_.nodes = budget.nodes();
-    stats_.depth = mc_.rounds();
-    return c;
+    return toy_choose(mc_, IcebreakingGame(b), pos, seed_, pos.ply, limits, best, stats_);
   }
   SearchStats stats() const override { return stats_; }
 
