@@ -1,10 +1,10 @@
 // Icebreaking beam search: our move sequences, the opponent's replies predicted by greedy
-// (common/icebreaking_beam.hpp has the search and how it works).
+// (games/icebreaking/model_beam.hpp has the search and how it works).
 #include <algorithm>
 
 #include "beam/params.hpp"
 #include "beam/plugin.hpp"
-#include "common/icebreaking_beam.hpp"
+#include "games/icebreaking/model_beam.hpp"
 
 namespace tactica::plugins::beam {
 // Named (not anonymous) so the plugin's files can share one translation unit (unity build, fuse).

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "games/hanpang/eval.hpp"
-#include "common/icebreaking_beam.hpp"
+#include "games/icebreaking/model_beam.hpp"
 #include "tactica/param_table.hpp"
 
 namespace tactica::plugins::beam {
@@ -32,7 +32,7 @@ struct HanpangConfig {
   bool operator==(const HanpangConfig&) const = default;
 };
 
-// Icebreaking: the model beam's own config (common/icebreaking_beam.hpp); max_width is raised to
+// Icebreaking: the model beam's own config (games/icebreaking/model_beam.hpp); max_width is raised to
 // width when it is smaller.
 using IcebreakingConfig = common::ice::ModelBeamConfig;
 

@@ -1,7 +1,6 @@
-// GreedyIcebreaking Icebreaking: the largest immediate gain, chain captures included.
-#include <climits>
-
-#include "games/icebreaking/eval.hpp"
+// GreedyIcebreaking Icebreaking: the largest immediate gain, chain captures included
+// (greedy/greedy.hpp's greedy_move with games/icebreaking/greedy_rank.hpp's ranks).
+#include "games/icebreaking/greedy_rank.hpp"
 #include "greedy/greedy.hpp"
 #include "greedy/params.hpp"
 #include "greedy/plugin.hpp"
@@ -12,11 +11,12 @@ namespace {
 
 class GreedyIcebreaking final : public IcebreakingStrategy {
  public:
-  explicit GreedyIcebreaking(const IcebreakingConfig& c) : reply_ties_(c.reply_ties) {}
+  explicit GreedyIcebreaking(const IcebreakingConfig& c) : rank_(c.reply_ties) {}
   int choose(const icebreaking::Board& b, const icebreaking::Position& pos, const SearchLimits&,
              BestMove& best) override {
-    // The fast form of icebreaking_move() (tests check that they agree move for move).
-    const int c = rule_.move(b, pos.ice, reply_ties_);
+    // The fast rank (tests check that it plays icebreaking_move() move for move).
+    rank_.prepare(b, pos);
+    const int c = greedy_cell(IcebreakingGame(b), pos, rank_, icebreaking::kNoCell);
     best.publish(c);
     stats_.nodes = 1;
     return c;
@@ -24,38 +24,20 @@ class GreedyIcebreaking final : public IcebreakingStrategy {
   SearchStats stats() const override { return stats_; }
 
  private:
-  bool reply_ties_;
-  common::ice::GreedyRule rule_;
+  common::ice::ScannedGain rank_;
   SearchStats stats_;
 };
 
 }  // namespace
 
 int icebreaking_best_gain(const icebreaking::Board& b, const icebreaking::Position& pos) {
-  int best = INT_MIN;
-  for (u128 s = pos.ice; s;) {
-    const int c = pop_lowest(s);
-    best = std::max(best, b.score[c] + b.sum(pos.captures(c)));
-  }
-  return best == INT_MIN ? 0 : best;
+  return common::ice::LargestGain(b, false).best_value(pos);
 }
 
 int icebreaking_move(const icebreaking::Board& b, const icebreaking::Position& pos,
                      bool reply_ties) {
-  int best = icebreaking::kNoCell, best_gain = INT_MIN, best_reply = INT_MAX;
-  for (u128 s = pos.ice; s;) {  // ascending cells: the first of equals is the lowest
-    const int c = pop_lowest(s);
-    const int gain = b.score[c] + b.sum(pos.captures(c));
-    if (gain < best_gain) continue;
-    int reply = 0;
-    if (reply_ties) {
-      icebreaking::Position t = pos;
-      t.play(b, c);
-      reply = icebreaking_best_gain(b, t);
-    }
-    if (gain > best_gain || reply < best_reply) best = c, best_gain = gain, best_reply = reply;
-  }
-  return best;
+  common::ice::LargestGain rank(b, reply_ties);
+  return greedy_cell(IcebreakingGame(b), pos, rank, icebreaking::kNoCell);
 }
 
 std::unique_ptr<IcebreakingStrategy> make_icebreaking(const Params& p) {
