@@ -8,8 +8,7 @@
 #include <vector>
 
 #include "../plugin_testing.hpp"
-#include "mcts/hanpang_mcts.hpp"
-#include "mcts/icebreaking_mcts.hpp"
+#include "mcts/strategies.hpp"
 #include "mcts/plugin.hpp"
 
 using namespace tactica;
@@ -120,12 +119,12 @@ TEST_CASE("mcts icebreaking: fast captures agree with the rules engine") {
     const auto b = icebreaking::Board::from_seed(seed);
     auto p = icebreaking::Position::start(b);
     while (!p.over()) {
-      for (int c : bits{p.ice}) REQUIRE(mcts::fast_captures(p, c) == p.captures(c));
+      for (int c : bits{p.ice}) REQUIRE(tactica::plugins::common::ice::captures(p.ice, c) == p.captures(c));
       icebreaking::MoveList ml;
       p.moves(ml);
       const int c = ml[static_cast<int>(rng.below(ml.count))];
       auto q = p;
-      mcts::play_fast(b, q, c);
+      tactica::plugins::common::ice::MctsKnowledge(b, {}).play(q, static_cast<std::int8_t>(c));
       p.play(b, c);
       REQUIRE(q == p);
     }
@@ -200,7 +199,7 @@ TEST_CASE("mcts icebreaking: MCTS-Solver proves a won endgame and plays a winnin
   // Small endgames (8 ice cells) where the side to move wins, but not with every move. The
   // alpha-beta leaf solver is off, so the proof must come from the tree's backups.
   mcts::IceConfig cfg;
-  cfg.solve_cells = 0;
+  cfg.leaf.solve_cells = 0;
   cfg.pool_nodes = 1 << 18;
   mcts::IcebreakingMcts st(cfg);
   Rng rng(31);
