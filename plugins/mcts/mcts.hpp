@@ -125,7 +125,12 @@ class Mcts {
     else if (used_ > static_cast<std::int32_t>(pool_.size() / 2))
       compact();
     rng_.reseed(seed);
-    if constexpr (kSolver) mover_[0] = 1 - game_.to_move(root);
+    if constexpr (kSolver) {
+      mover_[0] = 1 - game_.to_move(root);
+      // A kept root proven without children (a solved leaf): no tree to choose in, the caller
+      // plays its fallback.
+      if (proven(pool_[root_]) && pool_[root_].first < 0) return -1;
+    }
     if (!expanded_root() && !expand_root()) {
       reset(root);
       if (!expand_root()) return -1;
@@ -319,6 +324,11 @@ class Mcts {
     double value;
     for (;;) {
       Chance& c = chance_[d];
+      if (depth > 0 && game_.terminal(s)) {  // the world's step ended the game
+        leaf = d;
+        value = kn_.terminal_value(s);
+        break;
+      }
       if (c.first < 0) {
         if (depth > 0 && (c.visits == 0 || depth >= p_.max_depth)) {
           leaf = d;

@@ -41,6 +41,17 @@ int reference_result(const icebreaking::Board& b, const icebreaking::Position& p
   return v > 0 ? 1 : v < 0 ? -1 : 0;
 }
 
+// Random moves from the start of b's game until at most `cells` ice cells are left.
+icebreaking::Position random_endgame(const icebreaking::Board& b, Rng& rng, int cells) {
+  auto p = icebreaking::Position::start(b);
+  while (popcount(p.ice) > cells) {
+    icebreaking::MoveList ml;
+    p.moves(ml);
+    p.play(b, ml[static_cast<int>(rng.below(ml.count))]);
+  }
+  return p;
+}
+
 }  // namespace
 
 TEST_CASE("mcts describes both games with in-range defaults") {
@@ -182,12 +193,7 @@ TEST_CASE("mcts icebreaking: the exact solver agrees with plain minimax") {
   int checked = 0;
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     const auto b = icebreaking::Board::from_seed(seed);
-    auto p = icebreaking::Position::start(b);
-    while (popcount(p.ice) > 7) {
-      icebreaking::MoveList ml;
-      p.moves(ml);
-      p.play(b, ml[static_cast<int>(rng.below(ml.count))]);
-    }
+    const auto p = random_endgame(b, rng, 7);
     st.new_game(b, p.to_move, seed);
     CHECK(st.solve_exact(p, 1 << 30) == reference_result(b, p));
     ++checked;
@@ -206,12 +212,7 @@ TEST_CASE("mcts icebreaking: MCTS-Solver proves a won endgame and plays a winnin
   int proved = 0;
   for (std::uint64_t seed = 1; seed <= 400 && proved < 3; ++seed) {
     const auto b = icebreaking::Board::from_seed(seed);
-    auto p = icebreaking::Position::start(b);
-    while (popcount(p.ice) > 8) {
-      icebreaking::MoveList ml;
-      p.moves(ml);
-      p.play(b, ml[static_cast<int>(rng.below(ml.count))]);
-    }
+    const auto p = random_endgame(b, rng, 8);
     if (reference_result(b, p) != 1) continue;
     int losing = 0;
     for (int c : bits{p.ice}) {
