@@ -2,8 +2,7 @@
 // selection, expansion, leaf value and backup; a playout in the playout mode).
 #include <benchmark/benchmark.h>
 
-#include "mcts/hanpang_mcts.hpp"
-#include "mcts/icebreaking_mcts.hpp"
+#include "mcts/strategies.hpp"
 
 namespace {
 
@@ -39,7 +38,7 @@ BENCHMARK(BM_MctsHanpangSearch)->Arg(1)->Arg(3)->Unit(benchmark::kMillisecond);
 // Icebreaking from the opening (72 empty cells), tree reset every search (no reuse).
 void BM_MctsIcebreakingSearch(benchmark::State& st) {
   mcts::IceConfig cfg;
-  cfg.leaf_eval = st.range(0) != 0;
+  cfg.leaf.leaf_eval = st.range(0) != 0;
   cfg.reuse = false;
   cfg.pool_nodes = 1 << 20;
   mcts::IcebreakingMcts m(cfg);
@@ -70,7 +69,7 @@ void BM_MctsIceFastCaptures(benchmark::State& st) {
   }
   const bool fast = st.range(0) != 0;
   for (auto _ : st)
-    for (int c : bits{p.ice}) benchmark::DoNotOptimize(fast ? mcts::fast_captures(p, c) : p.captures(c));
+    for (int c : bits{p.ice}) benchmark::DoNotOptimize(fast ? tactica::plugins::common::ice::captures(p.ice, c) : p.captures(c));
   st.SetItemsProcessed(st.iterations() * popcount(p.ice));
 }
 BENCHMARK(BM_MctsIceFastCaptures)->ArgName("fast")->Arg(0)->Arg(1);

@@ -2,10 +2,9 @@
 // names, ranges and help; the defaults are HanConfig's and IceConfig's.
 #include <memory>
 
-#include "mcts/hanpang_mcts.hpp"
-#include "mcts/icebreaking_mcts.hpp"
 #include "mcts/params.hpp"
 #include "mcts/plugin.hpp"
+#include "mcts/strategies.hpp"
 
 namespace tactica::plugins::mcts {
 
@@ -29,19 +28,20 @@ const ParamTable<HanpangConfig>& hanpang_table() {
 
 const ParamTable<IcebreakingConfig>& icebreaking_table() {
   using C = IcebreakingConfig;
+  using L = common::ice::MctsKnobs;
   static const ParamTable<C> table{
       {"c_uct", &C::c_uct, 0.0, 10.0, "UCT exploration constant (rewards in [0, 1])"},
       {"prior_w", &C::prior_w, 0.0, 10.0, "progressive-bias weight of a move's immediate gain"},
-      {"net_prior_depth", &C::net_prior_depth, 0, 72, "nodes this shallow get priors net of the best reply"},
+      {"net_prior_depth", &C::leaf, &L::net_prior_depth, 0, 72, "nodes this shallow get priors net of the best reply"},
       {"fpu", &C::fpu, 0.0, 2.0, "value assumed for an unvisited move"},
-      {"playout_eps", &C::playout_eps, 0.0, 1.0, "playout: chance of a uniformly random move"},
-      {"playout_cands", &C::playout_cands, 1, 72, "playout: best gain among this many random cells"},
-      {"leaf_eval", &C::leaf_eval, 0, 1, "value new leaves statically (margin + tempo) instead of by playout"},
-      {"tempo", &C::tempo, 0.0, 2.0, "evaluation: share of the side to move's best gain"},
-      {"eval_scale", &C::eval_scale, 0.1, 100.0, "evaluation: margin scale of the reward"},
-      {"margin_w", &C::margin_w, 0.0, 1.0, "share of the reward from the final score margin"},
-      {"solve_cells", &C::solve_cells, 0, 20, "exact solve of leaves with at most this many ice cells"},
-      {"solve_nodes", &C::solve_nodes, 0, 10000000, "node limit of one exact solve"},
+      {"playout_eps", &C::leaf, &L::playout_eps, 0.0, 1.0, "playout: chance of a uniformly random move"},
+      {"playout_cands", &C::leaf, &L::playout_cands, 1, 72, "playout: best gain among this many random cells"},
+      {"leaf_eval", &C::leaf, &L::leaf_eval, 0, 1, "value new leaves statically (margin + tempo) instead of by playout"},
+      {"tempo", &C::leaf, &L::tempo, 0.0, 2.0, "evaluation: share of the side to move's best gain"},
+      {"eval_scale", &C::leaf, &L::eval_scale, 0.1, 100.0, "evaluation: margin scale of the reward"},
+      {"margin_w", &C::leaf, &L::margin_w, 0.0, 1.0, "share of the reward from the final score margin"},
+      {"solve_cells", &C::leaf, &L::solve_cells, 0, 20, "exact solve of leaves with at most this many ice cells"},
+      {"solve_nodes", &C::leaf, &L::solve_nodes, 0, 10000000, "node limit of one exact solve"},
       {"pool_nodes", &C::pool_nodes, 4096, 16000000, "tree nodes preallocated (per buffer)"},
       {"reuse", &C::reuse, 0, 1, "keep the tree between turns"},
   };

@@ -8,8 +8,7 @@
 #include <vector>
 
 #include "../plugin_testing.hpp"
-#include "mcts/hanpang_mcts.hpp"
-#include "mcts/icebreaking_mcts.hpp"
+#include "mcts/strategies.hpp"
 #include "mcts/plugin.hpp"
 
 using namespace tactica;
@@ -40,6 +39,17 @@ int reference_result(const icebreaking::Board& b, const icebreaking::Position& p
   };
   const int v = value(p);
   return v > 0 ? 1 : v < 0 ? -1 : 0;
+}
+
+// Random moves from the start of b's game until at most `cells` ice cells are left.
+icebreaking::Position random_endgame(const icebreaking::Board& b, Rng& rng, int cells) {
+  auto p = icebreaking::Position::start(b);
+  while (popcount(p.ice) > cells) {
+    icebreaking::MoveList ml;
+    p.moves(ml);
+    p.play(b, ml[static_cast<int>(rng.below(ml.count))]);
+  }
+  return p;
 }
 
 }  // namespace
@@ -120,12 +130,12 @@ TEST_CASE("mcts icebreaking: fast captures agree with the rules engine") {
     const auto b = icebreaking::Board::from_seed(seed);
     auto p = icebreaking::Position::start(b);
     while (!p.over()) {
-      for (int c : bits{p.ice}) REQUIRE(mcts::fast_captures(p, c) == p.captures(c));
+      for (int c : bits{p.ice}) REQUIRE(tactica::plugins::common::ice::captures(p.ice, c) == p.captures(c));
       icebreaking::MoveList ml;
       p.moves(ml);
       const int c = ml[static_cast<int>(rng.below(ml.count))];
       auto q = p;
-      mcts::play_fast(b, q, c);
+      tactica::plugins::common::ice::MctsKnowledge(b, {}).play(q, static_cast<std::int8_t>(c));
       p.play(b, c);
       REQUIRE(q == p);
     }
@@ -183,12 +193,7 @@ TEST_CASE("mcts icebreaking: the exact solver agrees with plain minimax") {
   int checked = 0;
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     const auto b = icebreaking::Board::from_seed(seed);
-    auto p = icebreaking::Position::start(b);
-    while (popcount(p.ice) > 7) {
-      icebreaking::MoveList ml;
-      p.moves(ml);
-      p.play(b, ml[static_cast<int>(rng.below(ml.count))]);
-    }
+    const auto p = random_endgame(b, rng, 7);
     st.new_game(b, p.to_move, seed);
     CHECK(st.solve_exact(p, 1 << 30) == reference_result(b, p));
     ++checked;
@@ -200,19 +205,14 @@ TEST_CASE("mcts icebreaking: MCTS-Solver proves a won endgame and plays a winnin
   // Small endgames (8 ice cells) where the side to move wins, but not with every move. The
   // alpha-beta leaf solver is off, so the proof must come from the tree's backups.
   mcts::IceConfig cfg;
-  cfg.solve_cells = 0;
+  cfg.leaf.solve_cells = 0;
   cfg.pool_nodes = 1 << 18;
   mcts::IcebreakingMcts st(cfg);
   Rng rng(31);
   int proved = 0;
   for (std::uint64_t seed = 1; seed <= 400 && proved < 3; ++seed) {
     const auto b = icebreaking::Board::from_seed(seed);
-    auto p = icebreaking::Position::start(b);
-    while (popcount(p.ice) > 8) {
-      icebreaking::MoveList ml;
-      p.moves(ml);
-      p.play(b, ml[static_cast<int>(rng.below(ml.count))]);
-    }
+    const auto p = random_endgame(b, rng, 8);
     if (reference_result(b, p) != 1) continue;
     int losing = 0;
     for (int c : bits{p.ice}) {
