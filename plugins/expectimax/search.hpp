@@ -18,17 +18,22 @@
 //   K::Game             the Game model (its kWorld picks chance or min nodes)
 //   K::Node, K::Value   what the search carries per position; int or double values
 //   K::Gen              a generated move: .score (ordering key), .gain (Value), .cell (int)
-//   K::kInf, K::kMaxPly, K::kCheckEvery (nodes between clock reads; also the budget's grain)
-//   K::kTable           keep a transposition table: K::key, K::lock (a 96-bit proof of identity)
-//   K::kHistory         killer and history bonuses on top of the ordering key
+//   K::kInf, K::kMaxPly, K::kMaxMoves, K::kCheckEvery (nodes between clock reads, and the
+//                       budget's grain: the searches always counted in these strides)
+//   K::kTable           keep a transposition table: k.key, k.lock (a 96-bit proof of identity,
+//                       K::kLockHiBits above 64), k.legal / k.describe for the hash move;
+//                       two players with integer values: K::kUnit (the exact solve's grain)
+//   K::kHistory         killer and history bonuses on top of the ordering key (k.quiet)
 //   K::kStaticChildren  generation values every child (one node each): at depth 1 they are the
 //                       node's value, and the root's first iteration is the generation itself
 //   K::kPartialIterations  a move that beats the first within an unfinished iteration is kept
 //   k.settle(...)       terminal, forced and horizon nodes (evaluation, quiescence); counts nodes
-//   k.generate, k.play, k.before, k.root_before, k.quiet, k.width, k.root_width, k.last_depth
-//   k.exact(depth, root), k.solve(root), k.margin_value(margin), k.iter_start(), k.time_scale()
-//   chance games also: k.leaf(after), k.samples(), k.outcome(after, level, i), k.new_search(root)
+//   k.generate, k.play, k.before (inside the tree), k.root_before (stable, at the root),
+//   k.depth_limit(root) (the deepest iteration; two players: exact there)
+//   chance games also: k.terminal, k.leaf(after), k.outcome(after, level, i), k.new_search(root)
 //
+// The algorithm's own settings (widths, samples, depth, PVS, aspiration, solve_at, iteration
+// pacing) are its Settings; the game's are the knowledge's constructor arguments.
 // Every limit goes through one SearchBudget (tactica/search_budget.hpp).
 #pragma once
 
@@ -152,12 +157,12 @@ class Expectiminimax {
     int tt_mb = 1;                    // transposition table size in MiB (kTable only)
     int max_depth = 1 << 20;          // iterations: at most this depth (plies or our moves)
     int width = K::kMaxMoves;         // moves searched at each decision node below the root
-    int root_width = K::kMaxMoves;    // root moves searched beyond the root's ordering
+    int root_width = K::kMaxMoves;    // root moves searched (in the root's order)
     int samples = 1;                  // outcomes per chance node (the knowledge's sampler)
     int solve_at = 0;                 // two players: solve win/draw/loss from this depth limit
     Value aspiration{};               // half-width of the aspiration window (0: full window)
     bool pvs = false;                 // principal variation search (two players)
-    double iter_start = 1.0;          // start another iteration only before this fraction of
+    double iter_start = 1.0;          // start another iteration before this soft-time fraction
     double time_scale = 1.0;          // the soft time counted as this multiple of the host's
   };
 
