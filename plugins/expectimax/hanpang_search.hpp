@@ -1,21 +1,15 @@
-// hanpang_search.hpp — expectimax for Hanpang over the unknown next rows.
-//
-// A decision node is a board after this turn's row was added: its value is the best over our
-// moves. A move leads to an afterstate (group removed, columns fallen); its value is the mean,
-// over sampled next rows, of the decision node that row makes. At the horizon an afterstate is
-// valued by the board-potential evaluation (games/hanpang/eval.hpp) with every column lifted
-// by one (the coming row's height, its colours unknown). Only the `width` most promising moves
-// of a decision node (by that horizon value) are expanded deeper, and every chance node at one
-// level uses the same sampled rows (common random numbers: siblings are compared on equal
-// futures). Iterative deepening over depth; a node is one evaluation.
+// hanpang_search.hpp — expectiminimax (search.hpp) on Hanpang: our moves, then the mean over
+// sampled next rows, with the game's knowledge from games/hanpang/search_knowledge.hpp. Only the
+// `width` most promising moves of a decision node (by their horizon value) are expanded deeper,
+// and `root_width` at the root; iterative deepening over our moves; a node is one evaluation.
 #pragma once
 
-#include <array>
+#include <algorithm>
 #include <cstdint>
 
-#include "games/hanpang/eval.hpp"
+#include "expectimax/search.hpp"
+#include "games/hanpang/search_knowledge.hpp"
 #include "tactica/hanpang.hpp"
-#include "tactica/rng.hpp"
 #include "tactica/strategy.hpp"
 
 namespace tactica::plugins::expectimax {
@@ -39,38 +33,33 @@ struct HanpangParams {
 };
 
 class HanpangSearch {
+  using Knowledge = common::HanpangSearchKnowledge;
+  using Search = Expectiminimax<Knowledge>;
+
  public:
-  static constexpr int kMaxDepth = 6;
-  static constexpr int kMaxSamples = 32;
+  static constexpr int kMaxDepth = Knowledge::kMaxDepth;
+  static constexpr int kMaxSamples = Knowledge::kMaxSamples;
+  using Result = Search::Result;
 
-  explicit HanpangSearch(const HanpangParams& p) : p_(p) {}
-  void new_game(std::uint64_t seed) { seed_ = seed; }
-
-  struct Result {
-    int move = hanpang::kNoCell;
-    double value = 0;
-    int depth = 0;
-    std::uint64_t nodes = 0;
-  };
-  Result run(const hanpang::State& s, const SearchLimits& limits, BestMove* best);
-
-  // The horizon value of an afterstate (see above).
-  double leaf(const hanpang::State& after) const;
+  explicit HanpangSearch(const HanpangParams& p) : search_(settings(p), p.weights) {}
+  void new_game(std::uint64_t seed) { search_.knowledge().new_game(seed); }
+  Result run(const hanpang::State& s, const SearchLimits& limits, BestMove* best) {
+    return search_.run(s, 0, limits, best);
+  }
+  // The horizon value of an afterstate.
+  double leaf(const hanpang::State& after) const { return search_.knowledge().leaf(after); }
 
  private:
-  double decision(const hanpang::State& s, int depth);  // s: after a row was added
-  double chance(const hanpang::State& after, int depth);
-  void tick();
-
-  HanpangParams p_;
-  std::uint64_t seed_ = 0;
-  // rows_[level][i]: the i-th sampled row of every chance node `level` moves below the root.
-  std::array<std::array<hanpang::Row, kMaxSamples>, kMaxDepth> rows_{};
-  int samples_ = 1;
-  int root_depth_ = 1;
-  std::uint64_t nodes_ = 0, budget_ = 0;
-  const Deadline* deadline_ = nullptr;
-  bool stop_ = false;
+  static Search::Settings settings(const HanpangParams& p) {
+    Search::Settings s;
+    s.max_depth = p.max_depth;
+    s.width = p.width;
+    s.root_width = p.root_width;
+    s.samples = std::clamp(p.samples, 1, kMaxSamples);
+    s.iter_start = p.iter_start;
+    return s;
+  }
+  Search search_;
 };
 
 }  // namespace tactica::plugins::expectimax

@@ -1,0 +1,200 @@
+// games/icebreaking/search_knowledge.hpp — what a depth-first search knows about Icebreaking
+// (the knowledge type of plugins/expectimax/search.hpp): the static evaluation, move generation
+// with ordering keys, the table key and lock, capture quiescence and the forced endings.
+//
+// A search node is the ice set alone: values are what the side to move will still gain minus
+// what the other side will still gain (in 1/kUnit points), path-independent (eval.hpp), so the
+// table's lock is the whole set (no false hits) and its entries last the whole game. A node
+// whose depth reaches the number of ice cells left is searched to the end (each move takes at
+// least one cell), so its value is exact.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+
+#include "games/icebreaking/eval.hpp"
+#include "tactica/game.hpp"
+#include "tactica/rng.hpp"
+#include "tactica/search_budget.hpp"
+
+namespace tactica::plugins::common::ice {
+
+// The evaluation's weights, points per unit of each term (the expectimax plugin's w_* and alt_k).
+struct EvalWeights {
+  double pool, threat, plus, tempo, alt;
+  int alt_k;
+};
+
+class SearchKnowledge {
+ public:
+  using Game = IcebreakingGame;
+  using Node = u128;  // the ice left
+  using Value = int;  // kUnit per point
+  struct Gen {
+    int score;             // ordering key
+    std::int16_t gain;     // kUnit per point
+    std::int8_t cell;
+    std::int8_t captured;  // cells captured (their set is found only when the move is searched)
+  };
+  static constexpr int kUnit = 8;
+  static constexpr Value kInf = 30000;
+  static constexpr int kMaxPly = 80;
+  static constexpr int kMaxMoves = icebreaking::kIce;
+  static constexpr int kCheckEvery = 1024;
+  static constexpr bool kTable = true;
+  static constexpr int kLockHiBits = 25;  // an ice set is 89 bits
+  static constexpr bool kHistory = true;
+  static constexpr bool kStaticChildren = false;
+  static constexpr bool kPartialIterations = true;
+
+  SearchKnowledge(const EvalWeights& w, int qdepth)
+      : alt_k_(w.alt_k),
+        qdepth_(qdepth),
+        w_pool_(units(w.pool)),
+        w_threat_(units(w.threat)),
+        w_plus_(units(w.plus)),
+        w_tempo_(units(w.tempo)),
+        w_alt_(units(w.alt)) {
+    std::uint64_t x = 0x1CEB4EA4ULL;
+    for (auto& z : zob_) z = splitmix64(x);
+  }
+
+  void new_game(const Board& b) { board_ = b; }
+  const Board& board() const { return board_; }
+
+  // The static evaluation (kUnit per point) of an ice set, side to move's view.
+  int evaluate(u128 s) {
+    int v = 0;
+    if (w_pool_) v += w_pool_ * alternating_sum(board_, s);
+    if (w_plus_) v += w_plus_ * alternating_plus(board_, s);
+    if (w_tempo_ || w_alt_) {
+      const int n = scanner_.scan(board_, s, facts_.data());
+      int best = 0;
+      for (int i = 0; i < n; ++i) best = std::max(best, static_cast<int>(facts_[i].gain));
+      v += w_tempo_ * best;
+      if (w_alt_) {
+        // The alt_k largest gains, best first (a partial selection sort: k is small).
+        std::array<int, icebreaking::kIce> g;
+        for (int i = 0; i < n; ++i) g[i] = facts_[i].gain;
+        const int k = std::min(n, alt_k_);
+        int alt = 0;
+        for (int i = 0; i < k; ++i) {
+          int j = i;
+          for (int q = i + 1; q < n; ++q)
+            if (g[q] > g[j]) j = q;
+          std::swap(g[i], g[j]);
+          alt += (i & 1) ? -g[i] : g[i];
+        }
+        v += w_alt_ * alt;
+      }
+    }
+    if (w_threat_) {
+      int best = 0;
+      for (u128 t = s; t;) {
+        const int c = pop_lowest(t);
+        if (cannot_split(s, c)) continue;
+        const u128 cap = captures(s, c);
+        if (cap) best = std::max(best, board_.sum(cap));
+      }
+      v += w_threat_ * best;
+    }
+    return v;
+  }
+
+  // Settles a node without a move loop: the empty set, a stop, the last cell, the horizon
+  // (quiescence). A depth reaching the cells left becomes exact. Counts the node.
+  bool settle(u128 s, int& depth, int alpha, int beta, int ply, SearchBudget& b, int& v) {
+    v = 0;
+    if (!s || b.count()) return true;
+    const int n = popcount(s);
+    if (n == 1) {
+      v = board_.score[lowest_bit(s)] * kUnit;
+      return true;
+    }
+    if (depth >= n) depth = kExactDepth;
+    if (depth <= 0 || ply >= kMaxPly) {
+      v = quiesce(s, alpha, beta, qdepth_, b);
+      return true;
+    }
+    return false;
+  }
+
+  // Every move of s with its gain and capture count, keyed by gain.
+  int generate(u128 s, Gen* out) {
+    const int n = scanner_.scan(board_, s, facts_.data());
+    for (int i = 0; i < n; ++i) {
+      const auto& f = facts_[i];
+      const auto gain = static_cast<std::int16_t>(f.gain * kUnit);
+      out[i] = Gen{gain * 4096, gain, f.cell, f.captured};
+    }
+    return n;
+  }
+  // Inside the tree: the key (gain, then killers and history); at the root: gain, stably.
+  static bool before(const Gen& a, const Gen& b) { return a.score > b.score; }
+  static bool root_before(const Gen& a, const Gen& b) { return a.gain > b.gain; }
+  static bool quiet(const Gen& m) { return m.captured == 0; }
+
+  // The hash move: legal while its cell is ice.
+  static bool legal(u128 s, int cell) { return ((s >> cell) & 1) != 0; }
+  Gen describe(u128 s, int cell) const {
+    const u128 cap = captures(s, cell);
+    const auto gain = static_cast<std::int16_t>((board_.score[cell] + (cap ? board_.sum(cap) : 0)) * kUnit);
+    return Gen{0, gain, static_cast<std::int8_t>(cell), static_cast<std::int8_t>(cap ? popcount(cap) : 0)};
+  }
+
+  // The set after m and its key (Zobrist over the cells left: the captured cells leave too).
+  void play(u128 s, std::uint64_t key, const Gen& m, u128& child, std::uint64_t& child_key) const {
+    const u128 cap = m.captured ? captures(s, m.cell) : 0;
+    child = s & ~(cap | bit128(m.cell));
+    child_key = key ^ zob_[m.cell] ^ (cap ? key_of(cap) : 0);
+  }
+  std::uint64_t key(u128 s) const { return key_of(s); }
+  static u128 lock(u128 s) { return s; }
+  // No search goes deeper than the cells left; there it is exact.
+  static int depth_limit(u128 s) { return popcount(s); }
+
+ private:
+  static constexpr int kExactDepth = 63;  // the table's "to the end"
+  static int units(double w) { return static_cast<int>(std::lround(w * kUnit)); }
+
+  std::uint64_t key_of(u128 s) const {
+    std::uint64_t k = 0;
+    for (u128 t = s; t;) k ^= zob_[pop_lowest(t)];
+    return k;
+  }
+
+  // Captures only, qd plies deep, standing pat on the evaluation.
+  int quiesce(u128 s, int alpha, int beta, int qd, SearchBudget& b) {
+    if (!s || b.count()) return 0;
+    const int stand = evaluate(s);
+    if (qd <= 0 || stand >= beta) return stand;
+    int best = stand;
+    if (stand > alpha) alpha = stand;
+    for (u128 t = s; t;) {
+      const int c = pop_lowest(t);
+      if (cannot_split(s, c)) continue;
+      const u128 cap = captures(s, c);
+      if (!cap) continue;
+      const int g = (board_.score[c] + board_.sum(cap)) * kUnit;
+      const int v = g - quiesce(s & ~(cap | bit128(c)), g - beta, g - alpha, qd - 1, b);
+      if (b.stopped()) return 0;
+      if (v > best) {
+        best = v;
+        if (v > alpha) alpha = v;
+        if (alpha >= beta) break;
+      }
+    }
+    return best;
+  }
+
+  Board board_;
+  MoveScanner scanner_;
+  std::array<MoveFacts, icebreaking::kIce> facts_{};
+  std::array<std::uint64_t, 128> zob_{};
+  int alt_k_, qdepth_;
+  int w_pool_, w_threat_, w_plus_, w_tempo_, w_alt_;  // kUnit per point
+};
+
+}  // namespace tactica::plugins::common::ice

@@ -1,0 +1,157 @@
+// Tests of expectiminimax written once (plugins/expectimax/search.hpp): the chance node's mean
+// over the shared sampled rows against a brute force, the transposition table's proof and
+// replacement, and the limits (the node budget's strides, the scaled soft time).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "expectimax/hanpang_search.hpp"
+#include "expectimax/ice_search.hpp"
+#include "expectimax/search.hpp"
+#include "games/hanpang/search_knowledge.hpp"
+#include "greedy/greedy.hpp"
+#include "tactica/hanpang.hpp"
+#include "tactica/icebreaking.hpp"
+
+using namespace tactica;
+
+namespace {
+
+hanpang::State hanpang_board(std::uint64_t seed, int rows) {
+  hanpang::RowSource src(seed);
+  hanpang::State s;
+  for (int i = 0; i < rows; ++i) s.push_row(src.next());
+  return s;
+}
+
+// max over our moves of the mean over the level-0 rows of max over the next moves of the leaf:
+// expectimax at depth 2 with nothing cut, spelled out.
+double depth2_truth(const hanpang::State& s, plugins::common::HanpangSearchKnowledge& k,
+                    int samples) {
+  hanpang::GroupList root;
+  s.groups(root);
+  double best = -1e300;
+  for (const auto& g : root) {
+    hanpang::State a = s;
+    a.remove(g.cells);
+    double v;
+    if (a.over()) {
+      v = k.leaf(a);
+    } else {
+      double sum = 0;
+      for (int i = 0; i < samples; ++i) {
+        hanpang::State t = a;
+        k.outcome(t, 0, i);
+        hanpang::GroupList next;
+        t.groups(next);
+        double top = next.size() ? -1e300 : 0.0;
+        for (const auto& h : next) {
+          hanpang::State u = t;
+          u.remove(h.cells);
+          top = std::max(top, k.leaf(u));
+        }
+        sum += top;
+      }
+      v = sum / samples;
+    }
+    best = std::max(best, v);
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("expectimax hanpang: depth 2 is the best move's mean over the shared sampled rows") {
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    plugins::expectimax::HanpangParams p;
+    p.max_depth = 2;
+    p.width = 120;
+    p.root_width = 120;
+    p.samples = 1 + static_cast<int>(seed % 4);
+    const auto s = hanpang_board(seed, 6 + static_cast<int>(seed));
+    plugins::expectimax::HanpangSearch search(p);
+    search.new_game(seed);
+    const auto r = search.run(s, SearchLimits{}, nullptr);
+    plugins::common::HanpangSearchKnowledge k(p.weights);
+    k.new_game(seed);
+    k.new_search(s);
+    CHECK(r.depth == 2);
+    CHECK(r.value == depth2_truth(s, k, p.samples));
+    // The move played is one achieving it.
+    hanpang::GroupList gl;
+    s.groups(gl);
+    const auto it = std::find_if(gl.begin(), gl.end(), [&](const auto& g) { return g.rep == r.move; });
+    REQUIRE(it != gl.end());
+    // Narrower root: the value can only fall (fewer moves looked at), never rise.
+    p.root_width = 1;
+    plugins::expectimax::HanpangSearch narrow(p);
+    narrow.new_game(seed);
+    CHECK(narrow.run(s, SearchLimits{}, nullptr).value <= r.value);
+  }
+}
+
+TEST_CASE("expectimax: the transposition table proves positions by the whole lock") {
+  using Table = plugins::expectimax::TranspositionTable<25>;
+  Table t;
+  t.resize(1);
+  t.next_age();
+  const u128 a = bit128(3) | bit128(70), b = bit128(3) | bit128(71);  // differ above bit 64
+  const std::uint64_t key = 12345;  // the same slot for both
+  t.store(a, key, 5, -40, Table::kExact, 17);
+  const auto* e = t.probe(a, key);
+  REQUIRE(e != nullptr);
+  CHECK(e->value == -40);
+  CHECK(e->move() == 17);
+  CHECK(e->depth() == 5);
+  CHECK(e->bound() == Table::kExact);
+  CHECK(t.probe(b, key) == nullptr);  // same slot, another set: no false hit
+  // A shallower entry of the same search does not replace a deeper one...
+  t.store(b, key, 3, 8, Table::kLower, 2);
+  CHECK(t.probe(b, key) == nullptr);
+  CHECK(t.probe(a, key) != nullptr);
+  // ...but does in a later search; storing without a move keeps the one known.
+  t.next_age();
+  t.store(b, key, 3, 8, Table::kLower, 2);
+  REQUIRE(t.probe(b, key) != nullptr);
+  t.store(b, key, 4, 16, Table::kUpper, -1);
+  CHECK(t.probe(b, key)->move() == 2);
+  CHECK(t.probe(b, key)->value == 16);
+  CHECK(t.probe(b, key)->depth() == 4);
+  CHECK(t.probe(a, key) == nullptr);
+}
+
+TEST_CASE("expectimax icebreaking: a node budget is spent in whole strides of 1024 nodes") {
+  // The stride is what the search always counted in: the same budget plays the same moves.
+  const auto b = icebreaking::Board::from_seed(7);
+  auto pos = icebreaking::Position::start(b);
+  for (int i = 0; i < 6; ++i) pos.play(b, plugins::greedy::icebreaking_move(b, pos, true));
+  plugins::expectimax::IceParams p;
+  p.tt_mb = 1;
+  plugins::expectimax::IceSearch search(p);
+  for (std::uint64_t budget : {1000u, 2000u, 2048u, 5000u}) {
+    search.new_game(b);
+    SearchLimits lim;
+    lim.node_budget = budget;
+    const auto r = search.run(pos.ice, pos.margin(), lim, nullptr);
+    CHECK(r.nodes == (budget + 1023) / 1024 * 1024);
+    CHECK(pos.legal(r.move));
+  }
+}
+
+TEST_CASE("expectimax: a time_scale above 1 deepens past the host's soft time, never a budget") {
+  using plugins::expectimax::may_deepen;
+  SearchLimits lim;
+  lim.deadline = Deadline::in(std::chrono::microseconds(0), std::chrono::hours(1));
+  const SearchBudget clock(lim);
+  CHECK_FALSE(may_deepen(clock, 0.6, 1.0));  // the soft time is spent
+  CHECK(may_deepen(clock, 0.6, 2.0));        // counted double: 1.0 of it is under 0.6 * 2
+  CHECK_FALSE(may_deepen(clock, 0.4, 2.0));  // 1.0 is past 0.4 * 2
+  SearchLimits budgeted;
+  budgeted.node_budget = 10;
+  SearchBudget nodes(budgeted);
+  CHECK(may_deepen(nodes, 0.6, 2.0));
+  nodes.count(10);
+  CHECK_FALSE(may_deepen(nodes, 0.6, 2.0));
+  CHECK_FALSE(may_deepen(nodes, 0.6, 1.0));
+}
