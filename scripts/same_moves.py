@@ -5,7 +5,8 @@ A redesign must not change what a config plays. With `time.node_budget = N` ever
 repeatable, so a config's moves on a seed are a fingerprint. This plays each config of
 configs/<game>/ with this tree's `tactica` and with a reference install's (e.g. one made by
 `cmake --install build/release --prefix /tmp/ref` at the commit before the change), through the
-real judge with --replay, and compares the moves one by one:
+real judge with --replay (with a bank of 10^7 ms, so that the budget, never the clock, decides),
+and compares the moves one by one:
 
   Hanpang:     each config alone on each seed;
   Icebreaking: each config against greedy and against itself, both sides, on each seed (each tree
@@ -50,7 +51,10 @@ def moves_of(tactica, args, budget):
     with tempfile.TemporaryDirectory() as d:
         replay = os.path.join(d, "r.json")
         opt = "--set" if args[0] == "hanpang" else "--each"  # one agent: --set key=value
-        cmd = [tactica, "judge", *args, opt, f"time.node_budget={budget}", "--replay", replay]
+        # A bank no budget can spend: the node budget alone decides every move (with the
+        # platform's 5,000 ms a large budget runs the bank down and the clock decides the end).
+        clock = ["--bank-ms", "1e7"] + (["--cpu-ms", "1e7"] if args[0] == "icebreaking" else [])
+        cmd = [tactica, "judge", *args, opt, f"time.node_budget={budget}", *clock, "--replay", replay]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if not os.path.exists(replay):
             return None, f"no replay ({' '.join(cmd)}): {r.stderr.strip()[-300:]}"
