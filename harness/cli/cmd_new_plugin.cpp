@@ -34,18 +34,12 @@ tactica_add_plugin(@NAME@ SOURCES @SOURCES@ EXPORT plugin.cpp)
 const char* kPluginHpp = R"(// @NAME@ — a strategy plugin made by `tactica new-plugin` (docs/PLUGINS.md).
 #pragma once
 
-#include <memory>
+#include "tactica/registry.hpp"
 
-#include "tactica/strategy.hpp"
-
-namespace tactica::plugins::@NAME@ {
-
-// The three entry points every plugin defines in tactica::plugins::<name>.
-PluginInfo describe();
-std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p);
-std::unique_ptr<IcebreakingStrategy> make_icebreaking(const Params& p);
-
-}  // namespace tactica::plugins::@NAME@
+// The three entry points every plugin defines in tactica::plugins::<name>: describe,
+// make_hanpang and make_icebreaking (their signatures: DescribeFn, MakeHanpangFn and
+// MakeIcebreakingFn in tactica/strategy.hpp).
+TACTICA_PLUGIN_API(@NAME@)
 )";
 
 const char* kPluginCpp = R"(// Exports the @NAME@ plugin's entry points (Boost.DLL). fuse leaves this file out.

@@ -5,14 +5,6 @@
 //   greedy policy, re-searched every turn.
 #pragma once
 
-#include <memory>
+#include "tactica/registry.hpp"
 
-#include "tactica/strategy.hpp"
-
-namespace tactica::plugins::beam {
-
-PluginInfo describe();
-std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p);
-std::unique_ptr<IcebreakingStrategy> make_icebreaking(const Params& p);
-
-}  // namespace tactica::plugins::beam
+TACTICA_PLUGIN_API(beam)

@@ -5,14 +5,6 @@
 //            alpha-beta solve of small endgames, gain-informed playouts, tree reuse across turns.
 #pragma once
 
-#include <memory>
+#include "tactica/registry.hpp"
 
-#include "tactica/strategy.hpp"
-
-namespace tactica::plugins::mcts {
-
-PluginInfo describe();
-std::unique_ptr<HanpangStrategy> make_hanpang(const Params& p);
-std::unique_ptr<IcebreakingStrategy> make_icebreaking(const Params& p);
-
-}  // namespace tactica::plugins::mcts
+TACTICA_PLUGIN_API(mcts)

@@ -33,6 +33,16 @@ struct PluginEntry {
 
 // The entry of the plugin linked in from namespace tactica::plugins::<ns> (a macro, so that `ns`
 // may itself be a macro).
+// Declares the three functions of plugin `ns` (plugins/<ns>/plugin.hpp holds just this line):
+// describe, make_hanpang and make_icebreaking in namespace tactica::plugins::ns, with the
+// signatures of strategy.hpp's DescribeFn, MakeHanpangFn and MakeIcebreakingFn.
+#define TACTICA_PLUGIN_API(ns)                 \
+  namespace tactica::plugins::ns {             \
+  ::tactica::DescribeFn describe;              \
+  ::tactica::MakeHanpangFn make_hanpang;       \
+  ::tactica::MakeIcebreakingFn make_icebreaking; \
+  }
+
 #define TACTICA_PLUGIN_ENTRY(ns) TACTICA_PLUGIN_ENTRY_IMPL(ns)
 #define TACTICA_PLUGIN_ENTRY_IMPL(ns)                                              \
   ::tactica::PluginEntry {                                                         \
