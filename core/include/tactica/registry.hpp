@@ -31,8 +31,6 @@ struct PluginEntry {
   MakeIcebreakingFn* make_icebreaking = nullptr;
 };
 
-// The entry of the plugin linked in from namespace tactica::plugins::<ns> (a macro, so that `ns`
-// may itself be a macro).
 // Declares the three functions of plugin `ns` (plugins/<ns>/plugin.hpp holds just this line):
 // describe, make_hanpang and make_icebreaking in namespace tactica::plugins::ns, with the
 // signatures of strategy.hpp's DescribeFn, MakeHanpangFn and MakeIcebreakingFn.
@@ -43,6 +41,8 @@ struct PluginEntry {
   ::tactica::MakeIcebreakingFn make_icebreaking; \
   }
 
+// The entry of the plugin linked in from namespace tactica::plugins::<ns> (a macro, so that `ns`
+// may itself be a macro).
 #define TACTICA_PLUGIN_ENTRY(ns) TACTICA_PLUGIN_ENTRY_IMPL(ns)
 #define TACTICA_PLUGIN_ENTRY_IMPL(ns)                                              \
   ::tactica::PluginEntry {                                                         \
