@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "common/icebreaking_beam.hpp"
+#include "games/icebreaking/model_beam.hpp"
 #include "expectimax/ice_search.hpp"
 #include "expectimax/params.hpp"
 #include "expectimax/plugin.hpp"

@@ -2,7 +2,7 @@
 // defaults are the plugin's) and the table binding every parameter to its field.
 #pragma once
 
-#include "common/icebreaking_beam.hpp"
+#include "games/icebreaking/model_beam.hpp"
 #include "expectimax/hanpang_search.hpp"
 #include "expectimax/ice_search.hpp"
 #include "tactica/param_table.hpp"

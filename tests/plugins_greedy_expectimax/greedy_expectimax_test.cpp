@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "../plugin_testing.hpp"
-#include "common/icebreaking_beam.hpp"
+#include "games/icebreaking/model_beam.hpp"
 #include "games/icebreaking/eval.hpp"
 #include "expectimax/hanpang_search.hpp"
 #include "expectimax/ice_search.hpp"

@@ -241,4 +241,14 @@ inline int alternating_plus(const Board& b, u128 s) {
   return (n2 & 1) * 2 + (n1 & 1) * ((n2 & 1) ? -1 : 1);
 }
 
+// Position::play with the cheap local split test before any flood fill.
+inline void play_fast(const Board& b, icebreaking::Position& p, int c) {
+  const u128 taken = captures(p.ice, c) | bit128(c);
+  p.ice &= ~taken;
+  p.owned[p.to_move] |= taken;
+  p.total[p.to_move] += b.sum(taken);
+  p.to_move = icebreaking::other(p.to_move);
+  ++p.ply;
+}
+
 }  // namespace tactica::plugins::common::ice

@@ -15,16 +15,6 @@
 
 namespace tactica::plugins::common::ice {
 
-// Position::play with the cheap local split test before any flood fill.
-inline void play_fast(const Board& b, icebreaking::Position& p, int c) {
-  const u128 taken = captures(p.ice, c) | bit128(c);
-  p.ice &= ~taken;
-  p.owned[p.to_move] |= taken;
-  p.total[p.to_move] += b.sum(taken);
-  p.to_move = icebreaking::other(p.to_move);
-  ++p.ply;
-}
-
 // IcebreakingGame whose apply is play_fast (the same position, fewer flood fills).
 class FastIcebreakingGame : public IcebreakingGame {
  public:
