@@ -22,16 +22,34 @@ struct SmallMoves {
   int operator[](int i) const { return items[i]; }
 };
 
+// What both toy games declare alike: a move is a small int, and is its own cell.
+struct ToyGame {
+  using Move = int;
+  using MoveList = SmallMoves;
+  int cell(Move m) const { return m; }
+};
+
+// What both toy games' knowledge declares alike: moves as refs, played through the game, flat
+// priors.
+template <class G>
+struct ToyKnowledge {
+  using Ref = std::int8_t;
+  G g;
+  Ref ref(int m) const { return static_cast<Ref>(m); }
+  void play(typename G::State& s, Ref r) const { g.apply(s, r); }
+  int cell(Ref r) const { return r; }
+  template <class N>
+  float priors(const typename G::State&, const SmallMoves&, int, N*) const { return 1.0f; }
+};
+
 // One player, `left` decisions: move 0 takes 1 point at once, move 1 a coin flip worth 0 or 5
 // (the chance step after the move). Gambling every time is best (2.5 a decision on average).
-struct Gamble {
+struct Gamble : ToyGame {
   struct State {
     int left = 3, score = 0;
     bool pending = false;
     bool operator==(const State&) const = default;
   };
-  using Move = int;
-  using MoveList = SmallMoves;
   using Outcome = int;
   static constexpr int kPlayers = 1;
   static constexpr World kWorld = World::chance;
@@ -49,7 +67,6 @@ struct Gamble {
   int to_move(const State&) const { return 0; }
   double returns(const State& s, int) const { return s.score; }
   std::uint64_t key(const State& s) const { return static_cast<std::uint64_t>(s.left * 64 + s.score); }
-  int cell(Move m) const { return m; }
   Outcome sample(const State&, Rng& rng) const { return 5 * static_cast<int>(rng.below(2)); }
   void step(State& s, Outcome o) const {
     if (s.pending) s.score += o, s.pending = false;
@@ -57,17 +74,10 @@ struct Gamble {
 };
 static_assert(ChanceGame<Gamble>);
 
-struct GambleKnowledge {
-  using Ref = std::int8_t;
+struct GambleKnowledge : ToyKnowledge<Gamble> {
   using Stat = double;
-  Gamble g;
-  Ref ref(int m) const { return static_cast<Ref>(m); }
-  void play(Gamble::State& s, Ref r) const { g.apply(s, r); }
-  int cell(Ref r) const { return r; }
   int sample(const Gamble::State& s, Rng& rng) const { return g.sample(s, rng); }
   double terminal_value(const Gamble::State& s) const { return s.score; }
-  template <class N>
-  float priors(const Gamble::State&, const SmallMoves&, int, N*) const { return 1.0f; }
   // A pessimistic leaf: the safe move from here on, so the gamble must be found by sampling.
   double leaf(Gamble::State& s, int, Rng&) const { return s.score + s.left; }
   double rollout(Gamble::State& s, int d, Rng& r) const { return leaf(s, d, r); }
@@ -75,13 +85,11 @@ struct GambleKnowledge {
 
 // Nim: take 1-3 stones, who takes the last one wins. The side to move wins iff stones % 4 != 0,
 // by leaving a multiple of 4.
-struct Nim {
+struct Nim : ToyGame {
   struct State {
     int stones = 0, to_move = 0, winner = -1;
     bool operator==(const State&) const = default;
   };
-  using Move = int;
-  using MoveList = SmallMoves;
   static constexpr int kPlayers = 2;
   static constexpr World kWorld = World::opponent;
   void moves(const State& s, MoveList& ml) const {
@@ -98,24 +106,16 @@ struct Nim {
   int to_move(const State& s) const { return s.to_move; }
   double returns(const State& s, int p) const { return s.winner < 0 ? 0 : s.winner == p ? 1 : -1; }
   std::uint64_t key(const State& s) const { return static_cast<std::uint64_t>(s.stones * 2 + s.to_move); }
-  int cell(Move m) const { return m; }
 };
 static_assert(TwoPlayerGame<Nim>);
 
-struct NimKnowledge {
-  using Ref = std::int8_t;
+struct NimKnowledge : ToyKnowledge<Nim> {
   using Stat = float;
   struct LeafValue {
     double value = 0;
     bool proven = false;
     int sign = 0;
   };
-  Nim g;
-  Ref ref(int m) const { return static_cast<Ref>(m); }
-  void play(Nim::State& s, Ref r) const { g.apply(s, r); }
-  int cell(Ref r) const { return r; }
-  template <class N>
-  float priors(const Nim::State&, const SmallMoves&, int, N*) const { return 1.0f; }
   LeafValue leaf(const Nim::State&, int, Rng&) const { return LeafValue{0.5}; }
   double rollout(const Nim::State&, int, Rng&) const { return 0.5; }
 };

@@ -15,10 +15,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "tactica/session_lines.hpp"
 #include "tactica/session_worker.hpp"
+#include "tactica/strategy.hpp"
 #include "tactica/timebank.hpp"
 
 namespace tactica {
@@ -70,6 +72,9 @@ class SessionCore {
       raw_err("tactica: " + std::string(game_) + ": further notes suppressed");
   }
   void line_note(const std::string& msg) { note("line " + std::to_string(line_no_) + ": " + msg); }
+  void unknown_command(std::string_view word) {
+    line_note("unknown command " + protocol::quote(word) + " ignored");
+  }
   void report_worker_errors() {
     for (const auto& e : worker_.take_errors()) note("strategy " + e);
   }
@@ -83,6 +88,27 @@ class SessionCore {
       if (st == LineReader::Status::timeout) continue;
       if (st == LineReader::Status::line) ++line_no_;
       return st;
+    }
+  }
+
+  // What every run says first: the banner, and that no watchdog runs if no thread started.
+  void begin_run() {
+    if (!opt_.banner.empty()) raw_err(opt_.banner);
+    if (opt_.worker_thread && !worker_.threaded())
+      note("no thread could be started: the strategy runs without a watchdog");
+  }
+
+  // Both protocol loops: every judge line until end of input (or the judge is gone), parsed by
+  // `parse(line)`, a cut line noted, then `handle(cmd, line, arrived)`; false from it ends the loop.
+  template <class Parse, class Handle>
+  void for_each_command(Parse parse, Handle handle) {
+    std::string line;
+    bool cut = false;
+    Clock::time_point arrived;
+    while (!output_closed_ && next_line(line, cut, arrived) == LineReader::Status::line) {
+      auto cmd = parse(line);
+      if (cut) line_note("line longer than " + std::to_string(protocol::kMaxLine) + " bytes, cut");
+      if (!handle(cmd, line, arrived)) return;
     }
   }
 
@@ -161,6 +187,22 @@ class SessionCore {
                  arrived + std::chrono::microseconds(static_cast<std::int64_t>(ms * 1000)));
     new_game_.reset();
   }
+};
+
+// A game's session: what code for any game needs of it (agent_main.hpp: the strategy type, the
+// fallback played when none loads, the game), and the strategy it plays. Each game's protocol
+// loop derives from it (session_hanpang.hpp, session_icebreaking.hpp).
+template <class S, class Fallback, GameKind K>
+class GameSession : protected SessionCore {
+ public:
+  using Strategy = S;
+  using FallbackStrategy = Fallback;
+  static constexpr GameKind kGame = K;
+
+ protected:
+  GameSession(S& strategy, SessionOptions o, const char* game)
+      : SessionCore(std::move(o), game), strategy_(strategy) {}
+  S& strategy_;
 };
 
 }  // namespace detail

@@ -17,58 +17,54 @@
 
 namespace tactica {
 
-class HanpangSession : detail::SessionCore {
+class HanpangSession
+    : public detail::GameSession<HanpangStrategy, FallbackHanpangStrategy, GameKind::hanpang> {
  public:
-  // What code for any game needs (agent_main.hpp).
-  using Strategy = HanpangStrategy;
-  using FallbackStrategy = FallbackHanpangStrategy;
-  static constexpr GameKind kGame = GameKind::hanpang;
-
   HanpangSession(HanpangStrategy& strategy, SessionOptions options)
-      : SessionCore(std::move(options), "hanpang"), strategy_(strategy) {}
+      : GameSession(strategy, std::move(options), "hanpang") {}
   ~HanpangSession() { quiesce(); }
 
   // Plays until end of input; returns the exit status (0).
   int run() {
     namespace io = protocol::hanpang_io;
-    if (!opt_.banner.empty()) raw_err(opt_.banner);
-    if (opt_.worker_thread && !worker_.threaded())
-      note("no thread could be started: the strategy runs without a watchdog");
+    begin_run();
     // new_game runs before START arrives, so its time is not charged to the bank.
     new_game_ = std::make_shared<detail::Job>("new_game");
     worker_.post(new_game_, [this](detail::Job&) { strategy_.new_game(opt_.seed); });
-    std::string line;
-    bool cut = false;
-    detail::Clock::time_point arrived;
-    while (!output_closed_ && next_line(line, cut, arrived) == detail::LineReader::Status::line) {
-      io::Command cmd = io::parse(line, opt_.time.bank_ms);
-      if (cut) line_note("line longer than " + std::to_string(protocol::kMaxLine) + " bytes, cut");
-      for (const auto& p : cmd.problems) line_note(p);
-      switch (cmd.kind) {
-        case io::Kind::blank:
-          break;
-        case io::Kind::unknown:
-          line_note("unknown command " + protocol::quote(cmd.word) + " ignored");
-          break;
-        case io::Kind::start:
-          if (started_) {
-            line_note("START again: ignored");
-            break;
+    for_each_command(
+        [this](const std::string& line) { return io::parse(line, opt_.time.bank_ms); },
+        [this](const io::Command& cmd, const std::string&, detail::Clock::time_point arrived) {
+          for (const auto& p : cmd.problems) line_note(p);
+          switch (cmd.kind) {
+            case io::Kind::start:
+              start(arrived);
+              break;
+            case io::Kind::turn:
+              turn(cmd, arrived);
+              break;
+            case io::Kind::unknown:
+              unknown_command(cmd.word);
+              break;
+            case io::Kind::blank:
+              break;
           }
-          started_ = true;
-          await_new_game(arrived);
-          send(io::ready());
-          charge(arrived);
-          break;
-        case io::Kind::turn:
-          turn(cmd, arrived);
-          break;
-      }
-    }
+          return true;
+        });
     return finish(0);
   }
 
  private:
+  void start(detail::Clock::time_point arrived) {
+    if (started_) {
+      line_note("START again: ignored");
+      return;
+    }
+    started_ = true;
+    await_new_game(arrived);
+    send(protocol::hanpang_io::ready());
+    charge(arrived);
+  }
+
   void turn(const protocol::hanpang_io::Command& cmd, detail::Clock::time_point arrived) {
     namespace io = protocol::hanpang_io;
     if (!started_) {
@@ -128,7 +124,6 @@ class HanpangSession : detail::SessionCore {
     verbose_move(turns_, reply, d, arrived);
   }
 
-  HanpangStrategy& strategy_;
   hanpang::State state_;
   bool started_ = false;
   bool desynced_ = false;

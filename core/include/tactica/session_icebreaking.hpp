@@ -20,15 +20,12 @@
 
 namespace tactica {
 
-class IcebreakingSession : detail::SessionCore {
+class IcebreakingSession : public detail::GameSession<IcebreakingStrategy,
+                                                      FallbackIcebreakingStrategy,
+                                                      GameKind::icebreaking> {
  public:
-  // What code for any game needs (agent_main.hpp).
-  using Strategy = IcebreakingStrategy;
-  using FallbackStrategy = FallbackIcebreakingStrategy;
-  static constexpr GameKind kGame = GameKind::icebreaking;
-
   IcebreakingSession(IcebreakingStrategy& strategy, SessionOptions options)
-      : SessionCore(std::move(options), "icebreaking"), strategy_(strategy) {
+      : GameSession(strategy, std::move(options), "icebreaking") {
     cpu_cap_ms_ = double(opt_.time.cpu_cap_ms);
     end_word_ = "FINISH";
   }
@@ -37,42 +34,38 @@ class IcebreakingSession : detail::SessionCore {
   // Plays until FINISH or end of input; returns the exit status (0).
   int run() {
     namespace io = protocol::icebreaking_io;
-    if (!opt_.banner.empty()) raw_err(opt_.banner);
-    if (opt_.worker_thread && !worker_.threaded())
-      note("no thread could be started: the strategy runs without a watchdog");
-    std::string line;
-    bool cut = false;
-    detail::Clock::time_point arrived;
-    while (!output_closed_ && next_line(line, cut, arrived) == detail::LineReader::Status::line) {
-      io::Command cmd = io::parse(line, opt_.time.bank_ms);
-      if (cut) line_note("line longer than " + std::to_string(protocol::kMaxLine) + " bytes, cut");
-      if (cmd.kind == io::Kind::blank) continue;
-      if (cmd.kind == io::Kind::board_line) {
-        board_line(line);
-        continue;
-      }
-      for (const auto& p : cmd.problems) line_note(p);
-      if (cmd.kind != io::Kind::unknown) close_board(cmd.word);
-      switch (cmd.kind) {
-        case io::Kind::blank:
-        case io::Kind::board_line:
-          break;
-        case io::Kind::unknown:
-          line_note("unknown command " + protocol::quote(cmd.word) + " ignored");
-          break;
-        case io::Kind::ready:
-          ready(cmd, arrived);
-          break;
-        case io::Kind::turn:
-          turn(cmd, arrived);
-          break;
-        case io::Kind::opp:
-          opp(cmd);
-          break;
-        case io::Kind::finish:
-          return finish(0);
-      }
-    }
+    begin_run();
+    for_each_command(
+        [this](const std::string& line) { return io::parse(line, opt_.time.bank_ms); },
+        [this](const io::Command& cmd, const std::string& line, detail::Clock::time_point arrived) {
+          if (cmd.kind == io::Kind::blank) return true;
+          if (cmd.kind == io::Kind::board_line) {
+            board_line(line);
+            return true;
+          }
+          for (const auto& p : cmd.problems) line_note(p);
+          if (cmd.kind != io::Kind::unknown) close_board(cmd.word);
+          switch (cmd.kind) {
+            case io::Kind::blank:
+            case io::Kind::board_line:
+              break;
+            case io::Kind::unknown:
+              unknown_command(cmd.word);
+              break;
+            case io::Kind::ready:
+              ready(cmd, arrived);
+              break;
+            case io::Kind::turn:
+              turn(cmd, arrived);
+              break;
+            case io::Kind::opp:
+              opp(cmd);
+              break;
+            case io::Kind::finish:
+              return false;
+          }
+          return true;
+        });
     return finish(0);
   }
 
@@ -214,7 +207,6 @@ class IcebreakingSession : detail::SessionCore {
     return icebreaking::cell(0, 0);
   }
 
-  IcebreakingStrategy& strategy_;
   icebreaking::Board board_;
   icebreaking::Position pos_;
   u128 unread_ = 0;  // cells whose board token was missing or unreadable (played as holes)
