@@ -248,28 +248,45 @@ class Mcts {
     return true;
   }
 
+  // The child to descend into. The parameters fixed for the search (virtual visits, progressive
+  // bias) are branched on once here, not once per child: this is the search's inner loop.
   std::int32_t select(std::int32_t first, int count, std::uint32_t visits, float spread) const {
+    const bool virt = p_.prior_visits > 0, bias = p_.prior_bias != 0;
+    if (virt)
+      return bias ? select_as<true, true>(first, count, visits, spread)
+                  : select_as<true, false>(first, count, visits, spread);
+    return bias ? select_as<false, true>(first, count, visits, spread)
+                : select_as<false, false>(first, count, visits, spread);
+  }
+
+  template <bool kVirtual, bool kBias>
+  std::int32_t select_as(std::int32_t first, int count, std::uint32_t visits, float spread) const {
     const double log_n = std::log(static_cast<double>(visits) + 1.0);
-    const double c = p_.c_uct * spread, n0 = p_.prior_visits;
+    const double c = p_.c_uct * spread, n0 = p_.prior_visits, fpu = p_.fpu, pb = p_.prior_bias;
+    const bool fpu_first = std::isnan(fpu);
+    const int plus = p_.explore_plus;
+    const N* pool = pool_.data();
     // Solver: a move that cannot do better than what a sibling already guarantees is skipped.
     int lb = 0;
     if constexpr (kSolver)
-      for (std::int32_t i = first; i < first + count; ++i) lb = std::max<int>(lb, pool_[i].pess);
+      for (std::int32_t i = first; i < first + count; ++i) lb = std::max<int>(lb, pool[i].pess);
     std::int32_t best = -1;
     double best_s = -1e300;
     for (std::int32_t i = first; i < first + count; ++i) {
-      const N& ch = pool_[i];
+      const N& ch = pool[i];
       if constexpr (kSolver) {
         if (ch.opt <= lb && ch.opt != 2) continue;
         if (proven(ch)) return i;
       }
       double s;
-      if (ch.visits == 0 && n0 <= 0) {
-        if (std::isnan(p_.fpu)) return i;
-        s = p_.fpu + p_.prior_bias * ch.prior;
+      if (!kVirtual && ch.visits == 0) {
+        if (fpu_first) return i;
+        s = fpu + pb * ch.prior;
       } else {
-        s = mean(ch) + c * std::sqrt(log_n / (ch.visits + p_.explore_plus));
-        if (p_.prior_bias != 0) s += p_.prior_bias * ch.prior / (ch.visits + 1);
+        const double m = kVirtual ? (ch.w + n0 * ch.prior) / (ch.visits + n0)
+                                  : static_cast<double>(ch.w / static_cast<Stat>(ch.visits));
+        s = m + c * std::sqrt(log_n / (ch.visits + plus));
+        if (kBias) s += pb * ch.prior / (ch.visits + 1);
       }
       if (s > best_s) best_s = s, best = i;
     }

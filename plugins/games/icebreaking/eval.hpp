@@ -61,8 +61,9 @@ inline u128 captures(u128 ice, int c) {
   u128 comp[4];
   int size[4], n = 0, largest = 0;
   while (nb) {
-    const u128 g = flood_fill<kStride>(bit128(lowest_bit(nb)), after);
+    const u128 g = flood_fill<kStride>(nb & (~nb + 1), after);  // from the lowest neighbour
     nb &= ~g;
+    if (n == 0 && !nb) return 0;  // the first part reached every neighbour: no split
     comp[n] = g;
     size[n] = popcount(g);
     largest = size[n] > largest ? size[n] : largest;
