@@ -27,14 +27,6 @@ class FastIcebreakingGame : public IcebreakingGame {
 };
 static_assert(TwoPlayerGame<FastIcebreakingGame>);
 
-// A hash of an ice set (the state of an Icebreaking game apart from the running scores).
-inline std::uint64_t ice_hash(u128 ice) {
-  std::uint64_t x = static_cast<std::uint64_t>(ice) ^ (static_cast<std::uint64_t>(ice >> 64) * 0x9E3779B97F4A7C15ULL);
-  x ^= x >> 31;
-  x *= 0xBF58476D1CE4E5B9ULL;
-  return x ^ (x >> 29);
-}
-
 // The beam's world against a greedy opponent, for player `me`.
 class GreedyReply {
  public:
@@ -63,8 +55,9 @@ class GreedyReply {
     }
     return v;
   }
-  // The ice left decides: within a layer it is always our move, or the game is over.
-  std::uint64_t key(const icebreaking::Position& p) const { return ice_hash(p.ice); }
+  // The ice left decides: within a layer it is always our move, or the game is over (the game's
+  // own key, IcebreakingGame::key, less the side to move).
+  std::uint64_t key(const icebreaking::Position& p) const { return tactica::detail::hash128(p.ice, 1); }
   bool hopeless(int) const { return false; }
 
  private:
