@@ -2,7 +2,8 @@
 # fuse_e2e.sh — the fuse tests that run real programs (two CTest tests, run side by side).
 #
 #   fuse_e2e.sh judge    BIN_DIR PLUGIN_DIR SOURCE_DIR WORK_DIR CXX SCRIPT_JUDGE STATIC_AGENTS
-#     Every config in configs/: `tactica fuse` (twice: the bytes must match), compile the file alone
+#     Every config in configs/: `tactica fuse` (twice: the bytes must match; the two submit configs
+#     with --compact, as README.md uploads them, and at most 200 KiB), compile the file alone
 #     with no -I and no library (-Wall -Wextra -Werror added; the two submit configs with the exact
 #     -O2 command of the README, the others at -O1 to spare CI time; a file that differs from
 #     another only in comments is compiled once), then play it through
@@ -85,10 +86,19 @@ phase_fuse_and_compile() {  # $1: sub-folder prefix; the rest: --set arguments
   shift
   local t0 c name opt
   t0=$(now)
+  local size
   for c in "${configs[@]}"; do
     name=$(name_of "$c")
     mkdir -p "$work/$prefix$name"
-    fuse_one "$c" "$work/$prefix$name/main.cpp" "$@" || fail "fuse $c"
+    if [[ $prefix == "" && $(basename "$c") == submit.toml ]]; then
+      # The file README.md says to upload: --compact, at most 200 KiB (issue 14).
+      fuse_one "$c" "$work/$name/main.cpp" --compact "$@" || fail "fuse --compact $c"
+      size=$(wc -c <"$work/$name/main.cpp")
+      ((size <= 200 * 1024)) || fail "$c: the fused submit file is $size bytes, over 200 KiB"
+      echo "  $name: fused --compact, $size bytes"
+    else
+      fuse_one "$c" "$work/$prefix$name/main.cpp" "$@" || fail "fuse $c"
+    fi
   done
   echo "fuse: ${#configs[@]} configs in $(elapsed "$t0") s"
   # Configs whose files differ only in comments (submit.toml and the strategy config it copies)
