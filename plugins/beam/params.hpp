@@ -28,6 +28,10 @@ struct HanpangConfig {
   int op_rows = 1;      // sampled rows in the second opinion (beyond them: phantom rows), 1..5
   bool op_cycle = false;  // second opinion: rows in threes, colours cycled (stratified)
   int lift_layers = 0;  // phantom rows lift the board only in the first this many layers (0: all)
+  // On the clock: the soft time is turned into nodes at the measured rate times this, for both
+  // stages' widths (the width estimates are conservative: at 1 a move ends at about half its
+  // soft time). Node-budget runs ignore it.
+  double time_gain = 1.0;
   common::HanpangWeights w = common::beam_weights();
   bool operator==(const HanpangConfig&) const = default;
 };
