@@ -28,6 +28,9 @@ const ParamTable<HanpangConfig>& hanpang_table() {
        "are clairvoyant), phantom rows after them"},
       {"op_cycle", &C::op_cycle, 0, 1,
        "second opinion: rows in threes, a random row and its two colour cycles (stratified)"},
+      {"main_rows", &C::main_rows, 0, 50,
+       "phantom mode: the main search's first this many rows are sampled (one future), phantom "
+       "rows after them"},
       {"lift_layers", &C::lift_layers, 0, 50,
        "phantom rows lift the board only in the first this many layers of a search (0: all)"},
       {"time_gain", &C::time_gain, 0.25, 8,

@@ -85,7 +85,7 @@ class BeamHanpang final : public HanpangStrategy {
       }
       Row rows[kMaxActions];
       for (int d = 0; d < depth; ++d) rows[d] = Row::random(rng);
-      world.future(rows, cfg_.phantom ? 0 : depth, 0);
+      world.future(rows, cfg_.phantom ? std::min(cfg_.main_rows, depth) : depth, 0);
       if (!beam_.pass(game_, world, s, depth, width, budget)) {
         // Nothing finished: the best line of the deepest layer the first search completed.
         if (done == 0 && beam_.judged()) {
