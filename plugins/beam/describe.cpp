@@ -28,8 +28,14 @@ const ParamTable<HanpangConfig>& hanpang_table() {
        "are clairvoyant), phantom rows after them"},
       {"op_cycle", &C::op_cycle, 0, 1,
        "second opinion: rows in threes, a random row and its two colour cycles (stratified)"},
+      {"main_rows", &C::main_rows, 0, 50,
+       "phantom mode: the main search's first this many rows are sampled (one future), phantom "
+       "rows after them"},
       {"lift_layers", &C::lift_layers, 0, 50,
        "phantom rows lift the board only in the first this many layers of a search (0: all)"},
+      {"time_gain", &C::time_gain, 0.25, 8,
+       "on the clock: the soft time is worth this many times the measured node rate in the width "
+       "estimates (more: wider beams, more of the bank used)"},
       {"w_group_sq", &C::w, &W::group_sq, -10, 10, "eval: per k^2 of each group, k >= 2"},
       {"w_group_lin", &C::w, &W::group_lin, -100, 100, "eval: per tile in groups, k >= 2"},
       {"w_singleton", &C::w, &W::singleton, -100, 100, "eval: per isolated tile"},
@@ -55,7 +61,9 @@ const ParamTable<HanpangConfig>& hanpang_table() {
       {"w_reserve_sq", &C::w, &W::reserve_sq, -1, 1,
        "eval: per n^2 of the most numerous colour's tiles (a reserve colour for one giant group)"},
       {"w_bump", &C::w, &W::bump, -100, 0,
-       "eval: per (h_c - h_c+1)^2 over adjacent columns (an uneven skyline)"}};
+       "eval: per (h_c - h_c+1)^2 over adjacent columns (an uneven skyline)"},
+      {"w_danger3", &C::w, &W::danger3, -1000, 0,
+       "eval: per cubed height above danger_from, per column (steeper near the top)"}};
   return table;
 }
 

@@ -62,7 +62,8 @@ class BeamHanpang final : public HanpangStrategy {
     if (limits.node_budget)
       avail = static_cast<double>(limits.node_budget);
     else if (!limits.deadline.unlimited())
-      avail = std::chrono::duration<double>(limits.deadline.soft_budget()).count() * rate_;
+      avail = std::chrono::duration<double>(limits.deadline.soft_budget()).count() * rate_ *
+              cfg_.time_gain;
     const bool opinion = cfg_.phantom && cfg_.op_k > 0 && cfg_.op_samples > 0;
     if (opinion) avail *= 1.0 - cfg_.op_share;
     const int searches = cfg_.phantom ? 1 : cfg_.min_samples;
@@ -84,7 +85,7 @@ class BeamHanpang final : public HanpangStrategy {
       }
       Row rows[kMaxActions];
       for (int d = 0; d < depth; ++d) rows[d] = Row::random(rng);
-      world.future(rows, cfg_.phantom ? 0 : depth, 0);
+      world.future(rows, cfg_.phantom ? std::min(cfg_.main_rows, depth) : depth, 0);
       if (!beam_.pass(game_, world, s, depth, width, budget)) {
         // Nothing finished: the best line of the deepest layer the first search completed.
         if (done == 0 && beam_.judged()) {
@@ -138,7 +139,7 @@ class BeamHanpang final : public HanpangStrategy {
       avail = static_cast<double>(limits.node_budget) - static_cast<double>(budget.nodes());
     else if (!limits.deadline.unlimited())
       avail = std::chrono::duration<double>(limits.deadline.soft_budget()).count() *
-              std::max(0.0, 1.0 - limits.deadline.soft_fraction()) * rate_;
+              std::max(0.0, 1.0 - limits.deadline.soft_fraction()) * rate_ * cfg_.time_gain;
     const double per_width = 1.15 * k * cfg_.op_samples * std::max(1, depth2) * std::max(8, nroots);
     const int width = static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(cfg_.op_width)));
     op_sum_.assign(static_cast<std::size_t>(k), 0.0);

@@ -27,7 +27,13 @@ struct HanpangConfig {
   double op_share = 0.8;  // share of the budget/time planned for the second opinion
   int op_rows = 1;      // sampled rows in the second opinion (beyond them: phantom rows), 1..5
   bool op_cycle = false;  // second opinion: rows in threes, colours cycled (stratified)
+  int main_rows = 0;    // phantom mode: sampled rows (one future) after the first moves of the
+                        // main search, phantom rows after them
   int lift_layers = 0;  // phantom rows lift the board only in the first this many layers (0: all)
+  // On the clock: the soft time is turned into nodes at the measured rate times this, for both
+  // stages' widths (the width estimates are conservative: at 1 a move ends at about half its
+  // soft time). Node-budget runs ignore it.
+  double time_gain = 1.0;
   common::HanpangWeights w = common::beam_weights();
   bool operator==(const HanpangConfig&) const = default;
 };

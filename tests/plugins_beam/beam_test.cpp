@@ -80,9 +80,10 @@ TEST_CASE("beam hanpang: deterministic on a node budget") {
 }
 
 TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on a node budget") {
-  // Sampled rows beyond the first, phantom rows lifting only the first layers, stratified rows,
+  // Sampled rows beyond the first (in the opinion; in the main search), phantom rows lifting only the first layers, stratified rows,
   // no opinion.
   for (auto set : {std::initializer_list<std::pair<const char*, double>>{{"op_rows", 3}},
+                   {{"main_rows", 2}, {"op_rows", 2}},
                    {{"lift_layers", 3}, {"op_k", 20}, {"op_mix", 1.0}},
                    {{"op_cycle", 1}, {"op_samples", 6}},
                    {{"op_k", 0}}}) {
@@ -127,6 +128,24 @@ TEST_CASE("beam hanpang: returns within the deadline and publishes early") {
   CHECK(s.colour_at(c) != 0);
   CHECK(best.get() >= 0);
   CHECK(ms < 100);  // 10 ms hard limit; generous for a loaded CI machine
+}
+
+TEST_CASE("beam hanpang: time_gain widens the search but keeps to the deadline") {
+  // time_gain 8 plans eight times the nodes the soft time allows at the measured rate: the hard
+  // limit still ends the move.
+  auto st = beam::make_hanpang(params(GameKind::hanpang, {{"time_gain", 8}, {"width", 2000},
+                                                          {"op_width", 2000}, {"op_rows", 2}}));
+  st->new_game(5);
+  const hanpang::State s = testing::rows_board(5, 10);
+  for (int i = 0; i < 3; ++i) {  // the rate is measured over the first moves
+    BestMove best;
+    const auto t0 = std::chrono::steady_clock::now();
+    const int c = st->choose(s, testing::deadline_ms(5, 10), best);
+    const double ms = testing::ms_since(t0);
+    CHECK(s.colour_at(c) != 0);
+    CHECK(best.get() == c);
+    CHECK(ms < 100);  // 10 ms hard limit; generous for a loaded CI machine
+  }
 }
 
 TEST_CASE("beam hanpang: the second opinion stops at the deadline") {

@@ -117,3 +117,34 @@ TEST_CASE("hanpang_eval: playout policies return tiles and avoid overflow") {
   }
   CHECK(s.actions > 20);
 }
+
+TEST_CASE("hanpang_eval: the cubic danger term (steeper near the top)") {
+  // Column 0 holds 13 tiles, column 1 holds 11, the others 1 (top line first).
+  const State s = board(
+      "00000000\n00000000\n"
+      "10000000\n"
+      "20000000\n"
+      "31000000\n"
+      "12000000\n"
+      "23000000\n"
+      "31000000\n"
+      "12000000\n"
+      "23000000\n"
+      "31000000\n"
+      "12000000\n"
+      "23000000\n"
+      "31000000\n"
+      "12123123\n");
+  const auto f = common::features(s, 10);
+  CHECK(f.max_height == 13);
+  CHECK(f.danger == 9 + 1);     // (13 - 10)^2 + (11 - 10)^2
+  CHECK(f.danger3 == 27 + 1);   // (13 - 10)^3 + (11 - 10)^3
+  common::HanpangWeights w;
+  w.danger_from = 10;
+  const double base = common::evaluate(s, w);
+  w.danger3 = -2.0;
+  CHECK(common::evaluate(s, w) == doctest::Approx(base - 2.0 * 28));
+  // Off by default, so every measured config plays as before.
+  CHECK(common::HanpangWeights{}.danger3 == 0.0);
+  CHECK(common::beam_weights().danger3 == 0.0);
+}

@@ -51,6 +51,8 @@ struct HanpangWeights {
                                 // colour saved for one giant group (SameGame's tabu colour)
   double bump = 0.0;            // per (h_c - h_c+1)^2 over adjacent columns (an uneven skyline
                                 // puts the danger in few columns)
+  double danger3 = 0.0;         // per (height - danger_from)^3, summed over columns: a penalty
+                                // steeper than `danger` near the top of the column profile
   bool operator==(const HanpangWeights&) const = default;
 };
 
@@ -81,6 +83,7 @@ struct HanpangFeatures {
   int vgaps = 0;
   int hgaps = 0;
   int danger = 0;           // sum over columns of max(0, h - danger_from)^2
+  int danger3 = 0;          // sum over columns of max(0, h - danger_from)^3
   std::int64_t bridge_sq = 0;  // sum of m^2 over bridged masses (computed only on request)
   std::int64_t colour_sq = 0;  // sum over colours of (tiles of that colour)^2
   std::int64_t collapse_sq = 0;  // sum of n^2 over each colour's collapsed masses (on request)
@@ -186,7 +189,11 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
     // (empty bottom rows standing for rows of unknown colour) have gaps below their tiles.
     const int h = 32 - std::countl_zero(static_cast<std::uint32_t>(occ >> (c * kLane)) & 0x7FFFu);
     f.max_height = std::max(f.max_height, h);
-    if (h > danger_from) f.danger += (h - danger_from) * (h - danger_from);
+    if (h > danger_from) {
+      const int e = h - danger_from;
+      f.danger += e * e;
+      f.danger3 += e * e * e;
+    }
     if (prev_h >= 0) f.bump += (h - prev_h) * (h - prev_h);
     prev_h = h;
   }
@@ -218,7 +225,7 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
     // The closer the end, the surer the potential: blend from the general weight to 1.
     const double t = static_cast<double>(left) / (w.endgame + 1);
     const double gw = 1.0 * (1 - t) + w.group_sq * t;
-    return score + gw * pot + w.danger * f.danger * t;
+    return score + gw * pot + (w.danger * f.danger + w.danger3 * f.danger3) * t;
   }
   const HanpangFeatures f = features(s, w.danger_from, nullptr, nullptr, w.bridge_sq != 0.0, pot,
                                      w.collapse_sq != 0.0);
@@ -228,7 +235,7 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
          w.max_sq * static_cast<double>(f.max_group) * f.max_group + w.group_lin * f.in_groups +
          w.singleton * f.singletons + w.group * f.groups + w.vgap * f.vgaps + w.hgap * f.hgaps +
          w.tile * f.tiles + w.danger * f.danger + w.reserve_sq * static_cast<double>(f.reserve_sq) +
-         w.bump * f.bump;
+         w.bump * f.bump + w.danger3 * f.danger3;
 }
 
 // A board evaluator with the group potential tabulated (any group_pow at the cost of k^2).
