@@ -50,6 +50,9 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
       {"w_alt", &C::search, &S::w_alt, 0, 2,
        "evaluation: weight of g1 - g2 + g3 ... over the alt_k best move gains"},
       {"alt_k", &C::search, &S::alt_k, 1, 72, "evaluation: move gains in w_alt's alternating sum"},
+      {"pool", &C::search, &S::pool, 0, 1,
+       "pool rules: only the best cell of the regions of 1-3 cells is a move; only such regions "
+       "left: their exact value (exact pruning)"},
       {"model", &C::model, 0, 1,
        "opponent modelling: an opponent whose every move was greedy's is played by a beam against "
        "greedy"},

@@ -31,6 +31,8 @@ struct IceParams {
   double w_tempo = 0.5;   // the best immediate gain of the side to move (odd/even smoothing)
   double w_alt = 0.0;     // the alternating sum g1 - g2 + g3 ... of the alt_k best move gains
   int alt_k = 2;          // (both sides taking the best move left in turn, interactions ignored)
+  bool pool = false;      // pool rules: of the cells in regions of 1-3 cells only the best is a
+                          // move; only such regions left: the exact pool value (exact pruning)
   bool operator==(const IceParams&) const = default;
 };
 
@@ -45,7 +47,7 @@ class IceSearch {
   explicit IceSearch(const IceParams& p)
       : search_(settings(p), common::ice::EvalWeights{p.w_pool, p.w_threat, p.w_plus, p.w_tempo,
                                                       p.w_alt, p.alt_k},
-                p.qdepth) {}
+                p.qdepth, p.pool) {}
 
   void new_game(const icebreaking::Board& b) {
     search_.knowledge().new_game(b);
