@@ -35,8 +35,14 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
        "aspiration window half-width in points (0: full window)"},
       {"pvs", &C::search, &S::pvs, 0, 1,
        "principal variation search (null windows after the first move)"},
+      {"etc_depth", &C::search, &S::etc_depth, 0, 64,
+       "enhanced transposition cutoffs (children probed before any is searched) from this depth "
+       "(0: off)"},
       {"iter_start", &C::search, &S::iter_start, 0.05, 1,
        "start another iteration only before this fraction of the move's soft time"},
+      {"solve_lead", &C::search, &S::solve_lead, 0, 1,
+       "before the exact solve: deepen past depth 4 only while under this fraction of the soft "
+       "time (or of the node budget)"},
       {"time_scale", &C::search, &S::time_scale, 0.25, 3,
        "use this multiple of the host's soft time per move (the hard limit still holds)"},
       {"w_pool", &C::search, &S::w_pool, 0, 4,

@@ -20,7 +20,10 @@ struct IceParams {
   int solve_at = 16;     // with this many ice cells or fewer, search straight to the end
   int aspiration = 0;    // half-width of the aspiration window in points (0: full window)
   bool pvs = true;       // principal variation search (null windows after the first move)
+  int etc_depth = 0;     // enhanced transposition cutoffs from this depth (0: off)
   double iter_start = 0.6;  // start another iteration only before this fraction of the soft time
+  double solve_lead = 0.0;  // with solve_at cells or fewer: deepen (past depth 4) only while
+                            // under this fraction of the soft time, then solve up to the hard limit
   double time_scale = 1.0;  // the soft time counted as this multiple of the host's (never past
                             // the hard limit): the host expects (ice + 1) / 2 more moves of
                             // ours, but captures end games sooner, so its share is cautious
@@ -71,6 +74,8 @@ class IceSearch {
     s.aspiration = p.aspiration * kUnit;
     s.pvs = p.pvs;
     s.iter_start = p.iter_start;
+    s.solve_lead = p.solve_lead;
+    s.etc_depth = p.etc_depth;
     s.time_scale = p.time_scale;
     return s;
   }

@@ -101,6 +101,10 @@ class Expectiminimax {
     bool pvs = false;                 // principal variation search (two players)
     double iter_start = 1.0;          // start another iteration before this soft-time fraction
     double time_scale = 1.0;          // the soft time counted as this multiple of the host's
+    double solve_lead = 0.0;          // before the solve: deepen (past depth 4) while under this
+                                      // fraction of the soft time (or of the node budget)
+    int etc_depth = 0;                // kTable: enhanced transposition cutoffs (every child
+                                      // probed before any is searched) from this depth (0: off)
   };
 
   template <class... Args>
@@ -174,7 +178,16 @@ class Expectiminimax {
     // Step 2. Iterative deepening (with aspiration windows) from `from` to `to`; false once the
     // search must stop.
     Value prev{};
-    auto deepen = [&](int from, int to) {
+    // Before the solve: deepen past `quick` only while under solve_lead of the soft time (or of
+    // the budget); the solve then has the rest, up to the hard limit (or the budget).
+    const int quick = std::min(last, 4);
+    const auto lead = [&](int depth) {
+      if (depth <= quick) return true;
+      if (set_.solve_lead <= 0 || budget.stopped()) return false;
+      if (budget.budgeted()) return double(budget.nodes()) < set_.solve_lead * double(budget.budget());
+      return may_deepen(budget, set_.solve_lead, set_.time_scale);
+    };
+    auto deepen = [&](int from, int to, bool leading = false) {
       for (int depth = from; depth <= to; ++depth) {
         Value lo = -kInf, hi = kInf;
         if (set_.aspiration > 0 && depth > 1) lo = prev - set_.aspiration, hi = prev + set_.aspiration;
@@ -199,6 +212,7 @@ class Expectiminimax {
         r.exact = !kChance && depth >= limit;
         if (publish) publish->publish(r.move);
         if (r.exact || !more()) return false;
+        if (leading && !lead(depth + 1)) return true;
       }
       return true;
     };
@@ -215,8 +229,7 @@ class Expectiminimax {
         deepen(1, last);
         return finish(r);
       }
-      const int quick = std::min(last, 4);
-      if (!deepen(1, quick) && (budget.stopped() || r.exact)) return finish(r);
+      if (!deepen(1, last, true) && (budget.stopped() || r.exact)) return finish(r);
       const Value t = -margin * K::kUnit;
       int bi = 0;
       const Value v = root_iteration(root, key, moves, count, last, t - 1, t + 1, bi, nullptr);
@@ -227,7 +240,7 @@ class Expectiminimax {
         r.exact = true;
         if (publish) publish->publish(r.move);
       } else if (!budget.stopped()) {
-        deepen(quick + 1, last);
+        deepen(std::max(quick, r.depth) + 1, last);
       }
     } else {
       deepen(1, last);
@@ -346,6 +359,29 @@ class Expectiminimax {
       return false;
     };
 
+    // Step 2a. Enhanced transposition cutoffs (deep nodes only): a child whose table entry
+    // already proves the move reaches beta cuts off without a search.
+    Gen* moves = stack_[ply].data();
+    int count = -1;
+    if constexpr (K::kTable && !kChance) {
+      // (The plies left: an exact node's depth says "to the end", its depth limit how far.)
+      if (set_.etc_depth > 0 && std::min(depth, k_.depth_limit(s)) >= set_.etc_depth) {
+        count = k_.generate(s, moves);
+        for (int i = 0; i < count; ++i) {
+          Node c;
+          std::uint64_t ck = 0;
+          k_.play(s, key, moves[i], c, ck);
+          const auto* e = tt_.probe(k_.lock(c), ck);
+          if (!e || e->depth() < depth - 1 || !(e->bound() & Table::kUpper)) continue;
+          const Value v = moves[i].gain - e->value;  // the child is worth at most e->value
+          if (v >= beta) {
+            tt_.store(k_.lock(s), key, depth, v, Table::kLower, moves[i].cell);
+            return v;
+          }
+        }
+      }
+    }
+
     // Step 2. The hash move first, before any move generation: a cutoff saves the scan.
     if constexpr (K::kTable) {
       if (tt_move >= 0 && k_.legal(s, tt_move)) {
@@ -360,8 +396,7 @@ class Expectiminimax {
     }
 
     // Step 3. The other moves, ordered by the game's key (plus killers and history).
-    Gen* moves = stack_[ply].data();
-    int count = k_.generate(s, moves);
+    if (count < 0) count = k_.generate(s, moves);
     if constexpr (K::kStaticChildren) {
       budget_->count(static_cast<std::uint64_t>(count));
       if (budget_->stopped() || count == 0) return Value{};
