@@ -105,6 +105,10 @@ class Expectiminimax {
                                       // fraction of the soft time (or of the node budget)
     int etc_depth = 0;                // kTable: enhanced transposition cutoffs (every child
                                       // probed before any is searched) from this depth (0: off)
+    int lmr_after = 0;                // two players: late move reductions: from this move index
+                                      // on, a quiet move at lmr_depth or deeper (not an exact
+                                      // node) is first searched one ply shallower (0: off)
+    int lmr_depth = 3;
   };
 
   template <class... Args>
@@ -273,8 +277,10 @@ class Expectiminimax {
 
   // The value of move m from s (the side to move's view) within (alpha, beta); `full` searches
   // the full window (the first move, or PVS off), otherwise a null window first.
+  // `reduce` plies less first, with a null window: a move that fails low there is not searched
+  // to the full depth.
   Value child_value(const Node& s, std::uint64_t key, const Gen& m, int depth, Value alpha,
-                    Value beta, int ply, bool full) {
+                    Value beta, int ply, bool full, int reduce = 0) {
     Node c;
     std::uint64_t ck = 0;
     k_.play(s, key, m, c, ck);
@@ -282,6 +288,10 @@ class Expectiminimax {
     if constexpr (kChance) {
       return g + chance(c, depth - 1, ply);
     } else {
+      if (reduce > 0) {
+        const Value v = g - decide(c, ck, depth - 1 - reduce, g - alpha - 1, g - alpha, ply + 1);
+        if (v <= alpha || budget_->stopped()) return v;
+      }
       if (full || !set_.pvs) return g - decide(c, ck, depth - 1, g - beta, g - alpha, ply + 1);
       Value v = g - decide(c, ck, depth - 1, g - alpha - 1, g - alpha, ply + 1);
       if (v > alpha && v < beta && !budget_->stopped())
@@ -343,8 +353,8 @@ class Expectiminimax {
     int best_move = -1;
 
     // Searches one move; true on a cutoff (or a stop).
-    auto search = [&](const Gen& m, bool first) {
-      const Value v = child_value(s, key, m, depth, alpha, beta, ply, first);
+    auto search = [&](const Gen& m, bool first, int reduce = 0) {
+      const Value v = child_value(s, key, m, depth, alpha, beta, ply, first, reduce);
       if (budget_->stopped()) return true;
       if (v > best) {
         best = v, best_move = m.cell;
@@ -432,7 +442,14 @@ class Expectiminimax {
       } else if (i == 4) {
         std::sort(moves + i, moves + count, before);
       }
-      if (search(moves[i], i == 0 && tt_move < 0)) break;
+      int reduce = 0;
+      if constexpr (!kChance) {
+        const int index = i + (tt_move >= 0);  // the hash move was the first
+        if (set_.lmr_after > 0 && index >= set_.lmr_after && depth >= set_.lmr_depth &&
+            depth < k_.depth_limit(s) && k_.quiet(moves[i]))
+          reduce = 1;
+      }
+      if (search(moves[i], i == 0 && tt_move < 0, reduce)) break;
     }
     if (budget_->stopped()) return Value{};
     if constexpr (K::kTable) {

@@ -166,11 +166,12 @@ TEST_CASE("icebreaking_eval: all_small_regions and the scan's pool cells agree w
   CHECK(all_small >= 8);
 }
 
-TEST_CASE("expectimax icebreaking: the pool rules and ETC change no exact value") {
+TEST_CASE("expectimax icebreaking: the pool rules, ETC and LMR change no exact value") {
   plugins::expectimax::IceParams off, on, etc;
   off.tt_mb = on.tt_mb = etc.tt_mb = 1;
   on.pool = etc.pool = true;
   etc.etc_depth = 3;
+  etc.lmr_after = 2;  // late move reductions never touch an exact node
   plugins::expectimax::IceSearch plain(off), pooled(on), cutoffs(etc);
   int checked = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {

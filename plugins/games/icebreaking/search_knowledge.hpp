@@ -25,6 +25,7 @@ namespace tactica::plugins::common::ice {
 struct EvalWeights {
   double pool, threat, plus, tempo, alt;
   int alt_k;
+  double parity = 0;  // +1 / -1 as the count of quiet (non-capturing) moves is odd / even
 };
 
 class SearchKnowledge {
@@ -58,7 +59,8 @@ class SearchKnowledge {
         w_threat_(units(w.threat)),
         w_plus_(units(w.plus)),
         w_tempo_(units(w.tempo)),
-        w_alt_(units(w.alt)) {
+        w_alt_(units(w.alt)),
+        w_parity_(units(w.parity)) {
     std::uint64_t x = 0x1CEB4EA4ULL;
     for (auto& z : zob_) z = splitmix64(x);
   }
@@ -71,11 +73,17 @@ class SearchKnowledge {
     int v = 0;
     if (w_pool_) v += w_pool_ * alternating_sum(board_, s);
     if (w_plus_) v += w_plus_ * alternating_plus(board_, s);
-    if (w_tempo_ || w_alt_) {
+    if (w_tempo_ || w_alt_ || w_parity_) {
       const int n = scanner_.scan(board_, s, facts_.data());
-      int best = 0;
-      for (int i = 0; i < n; ++i) best = std::max(best, static_cast<int>(facts_[i].gain));
+      int best = 0, quiet = 0;
+      for (int i = 0; i < n; ++i) {
+        best = std::max(best, static_cast<int>(facts_[i].gain));
+        quiet += facts_[i].captured == 0;
+      }
       v += w_tempo_ * best;
+      // Parity of the quiet moves: with an odd count the side to move makes the last of them
+      // and the other side must open a capture first (a crude count: a move changes others).
+      if (w_parity_) v += (quiet & 1) ? w_parity_ : -w_parity_;
       if (w_alt_) {
         // The alt_k largest gains, best first (a partial selection sort: k is small).
         std::array<int, icebreaking::kIce> g;
@@ -219,7 +227,7 @@ class SearchKnowledge {
   std::array<std::uint64_t, 128> zob_{};
   int alt_k_, qdepth_;
   bool pool_;
-  int w_pool_, w_threat_, w_plus_, w_tempo_, w_alt_;  // kUnit per point
+  int w_pool_, w_threat_, w_plus_, w_tempo_, w_alt_, w_parity_;  // kUnit per point
 };
 
 }  // namespace tactica::plugins::common::ice
