@@ -35,8 +35,18 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
        "aspiration window half-width in points (0: full window)"},
       {"pvs", &C::search, &S::pvs, 0, 1,
        "principal variation search (null windows after the first move)"},
+      {"etc_depth", &C::search, &S::etc_depth, 0, 64,
+       "enhanced transposition cutoffs (children probed before any is searched) from this depth "
+       "(0: off)"},
+      {"lmr_after", &C::search, &S::lmr_after, 0, 72,
+       "late move reductions: quiet moves from this index on are first searched a ply shallower "
+       "(0: off)"},
+      {"lmr_depth", &C::search, &S::lmr_depth, 2, 64, "late move reductions: from this depth"},
       {"iter_start", &C::search, &S::iter_start, 0.05, 1,
        "start another iteration only before this fraction of the move's soft time"},
+      {"solve_lead", &C::search, &S::solve_lead, 0, 1,
+       "before the exact solve: deepen past depth 4 only while under this fraction of the soft "
+       "time (or of the node budget)"},
       {"time_scale", &C::search, &S::time_scale, 0.25, 3,
        "use this multiple of the host's soft time per move (the hard limit still holds)"},
       {"w_pool", &C::search, &S::w_pool, 0, 4,
@@ -50,6 +60,11 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
       {"w_alt", &C::search, &S::w_alt, 0, 2,
        "evaluation: weight of g1 - g2 + g3 ... over the alt_k best move gains"},
       {"alt_k", &C::search, &S::alt_k, 1, 72, "evaluation: move gains in w_alt's alternating sum"},
+      {"w_parity", &C::search, &S::w_parity, -2, 2,
+       "evaluation: +w / -w as the count of quiet (non-capturing) moves is odd / even"},
+      {"pool", &C::search, &S::pool, 0, 1,
+       "pool rules: only the best cell of the regions of 1-3 cells is a move; only such regions "
+       "left: their exact value (exact pruning)"},
       {"model", &C::model, 0, 1,
        "opponent modelling: an opponent whose every move was greedy's is played by a beam against "
        "greedy"},

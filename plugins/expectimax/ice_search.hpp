@@ -20,7 +20,12 @@ struct IceParams {
   int solve_at = 16;     // with this many ice cells or fewer, search straight to the end
   int aspiration = 0;    // half-width of the aspiration window in points (0: full window)
   bool pvs = true;       // principal variation search (null windows after the first move)
+  int etc_depth = 0;     // enhanced transposition cutoffs from this depth (0: off)
+  int lmr_after = 0;     // late move reductions of quiet moves from this move index (0: off)
+  int lmr_depth = 3;     // ... at this depth or deeper
   double iter_start = 0.6;  // start another iteration only before this fraction of the soft time
+  double solve_lead = 0.0;  // with solve_at cells or fewer: deepen (past depth 4) only while
+                            // under this fraction of the soft time, then solve up to the hard limit
   double time_scale = 1.0;  // the soft time counted as this multiple of the host's (never past
                             // the hard limit): the host expects (ice + 1) / 2 more moves of
                             // ours, but captures end games sooner, so its share is cautious
@@ -31,6 +36,9 @@ struct IceParams {
   double w_tempo = 0.5;   // the best immediate gain of the side to move (odd/even smoothing)
   double w_alt = 0.0;     // the alternating sum g1 - g2 + g3 ... of the alt_k best move gains
   int alt_k = 2;          // (both sides taking the best move left in turn, interactions ignored)
+  double w_parity = 0.0;  // +1 / -1 as the side to move's quiet (non-capturing) moves are odd / even
+  bool pool = false;      // pool rules: of the cells in regions of 1-3 cells only the best is a
+                          // move; only such regions left: the exact pool value (exact pruning)
   bool operator==(const IceParams&) const = default;
 };
 
@@ -44,8 +52,8 @@ class IceSearch {
 
   explicit IceSearch(const IceParams& p)
       : search_(settings(p), common::ice::EvalWeights{p.w_pool, p.w_threat, p.w_plus, p.w_tempo,
-                                                      p.w_alt, p.alt_k},
-                p.qdepth) {}
+                                                      p.w_alt, p.alt_k, p.w_parity},
+                p.qdepth, p.pool) {}
 
   void new_game(const icebreaking::Board& b) {
     search_.knowledge().new_game(b);
@@ -69,6 +77,10 @@ class IceSearch {
     s.aspiration = p.aspiration * kUnit;
     s.pvs = p.pvs;
     s.iter_start = p.iter_start;
+    s.solve_lead = p.solve_lead;
+    s.etc_depth = p.etc_depth;
+    s.lmr_after = p.lmr_after;
+    s.lmr_depth = p.lmr_depth;
     s.time_scale = p.time_scale;
     return s;
   }

@@ -101,6 +101,14 @@ class Expectiminimax {
     bool pvs = false;                 // principal variation search (two players)
     double iter_start = 1.0;          // start another iteration before this soft-time fraction
     double time_scale = 1.0;          // the soft time counted as this multiple of the host's
+    double solve_lead = 0.0;          // before the solve: deepen (past depth 4) while under this
+                                      // fraction of the soft time (or of the node budget)
+    int etc_depth = 0;                // kTable: enhanced transposition cutoffs (every child
+                                      // probed before any is searched) from this depth (0: off)
+    int lmr_after = 0;                // two players: late move reductions: from this move index
+                                      // on, a quiet move at lmr_depth or deeper (not an exact
+                                      // node) is first searched one ply shallower (0: off)
+    int lmr_depth = 3;
   };
 
   template <class... Args>
@@ -174,7 +182,16 @@ class Expectiminimax {
     // Step 2. Iterative deepening (with aspiration windows) from `from` to `to`; false once the
     // search must stop.
     Value prev{};
-    auto deepen = [&](int from, int to) {
+    // Before the solve: deepen past `quick` only while under solve_lead of the soft time (or of
+    // the budget); the solve then has the rest, up to the hard limit (or the budget).
+    const int quick = std::min(last, 4);
+    const auto lead = [&](int depth) {
+      if (depth <= quick) return true;
+      if (set_.solve_lead <= 0 || budget.stopped()) return false;
+      if (budget.budgeted()) return double(budget.nodes()) < set_.solve_lead * double(budget.budget());
+      return may_deepen(budget, set_.solve_lead, set_.time_scale);
+    };
+    auto deepen = [&](int from, int to, bool leading = false) {
       for (int depth = from; depth <= to; ++depth) {
         Value lo = -kInf, hi = kInf;
         if (set_.aspiration > 0 && depth > 1) lo = prev - set_.aspiration, hi = prev + set_.aspiration;
@@ -199,6 +216,7 @@ class Expectiminimax {
         r.exact = !kChance && depth >= limit;
         if (publish) publish->publish(r.move);
         if (r.exact || !more()) return false;
+        if (leading && !lead(depth + 1)) return true;
       }
       return true;
     };
@@ -215,8 +233,7 @@ class Expectiminimax {
         deepen(1, last);
         return finish(r);
       }
-      const int quick = std::min(last, 4);
-      if (!deepen(1, quick) && (budget.stopped() || r.exact)) return finish(r);
+      if (!deepen(1, last, true) && (budget.stopped() || r.exact)) return finish(r);
       const Value t = -margin * K::kUnit;
       int bi = 0;
       const Value v = root_iteration(root, key, moves, count, last, t - 1, t + 1, bi, nullptr);
@@ -227,7 +244,7 @@ class Expectiminimax {
         r.exact = true;
         if (publish) publish->publish(r.move);
       } else if (!budget.stopped()) {
-        deepen(quick + 1, last);
+        deepen(std::max(quick, r.depth) + 1, last);
       }
     } else {
       deepen(1, last);
@@ -260,8 +277,10 @@ class Expectiminimax {
 
   // The value of move m from s (the side to move's view) within (alpha, beta); `full` searches
   // the full window (the first move, or PVS off), otherwise a null window first.
+  // `reduce` plies less first, with a null window: a move that fails low there is not searched
+  // to the full depth.
   Value child_value(const Node& s, std::uint64_t key, const Gen& m, int depth, Value alpha,
-                    Value beta, int ply, bool full) {
+                    Value beta, int ply, bool full, int reduce = 0) {
     Node c;
     std::uint64_t ck = 0;
     k_.play(s, key, m, c, ck);
@@ -269,6 +288,10 @@ class Expectiminimax {
     if constexpr (kChance) {
       return g + chance(c, depth - 1, ply);
     } else {
+      if (reduce > 0) {
+        const Value v = g - decide(c, ck, depth - 1 - reduce, g - alpha - 1, g - alpha, ply + 1);
+        if (v <= alpha || budget_->stopped()) return v;
+      }
       if (full || !set_.pvs) return g - decide(c, ck, depth - 1, g - beta, g - alpha, ply + 1);
       Value v = g - decide(c, ck, depth - 1, g - alpha - 1, g - alpha, ply + 1);
       if (v > alpha && v < beta && !budget_->stopped())
@@ -330,8 +353,8 @@ class Expectiminimax {
     int best_move = -1;
 
     // Searches one move; true on a cutoff (or a stop).
-    auto search = [&](const Gen& m, bool first) {
-      const Value v = child_value(s, key, m, depth, alpha, beta, ply, first);
+    auto search = [&](const Gen& m, bool first, int reduce = 0) {
+      const Value v = child_value(s, key, m, depth, alpha, beta, ply, first, reduce);
       if (budget_->stopped()) return true;
       if (v > best) {
         best = v, best_move = m.cell;
@@ -345,6 +368,29 @@ class Expectiminimax {
       }
       return false;
     };
+
+    // Step 2a. Enhanced transposition cutoffs (deep nodes only): a child whose table entry
+    // already proves the move reaches beta cuts off without a search.
+    Gen* moves = stack_[ply].data();
+    int count = -1;
+    if constexpr (K::kTable && !kChance) {
+      // (The plies left: an exact node's depth says "to the end", its depth limit how far.)
+      if (set_.etc_depth > 0 && std::min(depth, k_.depth_limit(s)) >= set_.etc_depth) {
+        count = k_.generate(s, moves);
+        for (int i = 0; i < count; ++i) {
+          Node c;
+          std::uint64_t ck = 0;
+          k_.play(s, key, moves[i], c, ck);
+          const auto* e = tt_.probe(k_.lock(c), ck);
+          if (!e || e->depth() < depth - 1 || !(e->bound() & Table::kUpper)) continue;
+          const Value v = moves[i].gain - e->value;  // the child is worth at most e->value
+          if (v >= beta) {
+            tt_.store(k_.lock(s), key, depth, v, Table::kLower, moves[i].cell);
+            return v;
+          }
+        }
+      }
+    }
 
     // Step 2. The hash move first, before any move generation: a cutoff saves the scan.
     if constexpr (K::kTable) {
@@ -360,8 +406,7 @@ class Expectiminimax {
     }
 
     // Step 3. The other moves, ordered by the game's key (plus killers and history).
-    Gen* moves = stack_[ply].data();
-    int count = k_.generate(s, moves);
+    if (count < 0) count = k_.generate(s, moves);
     if constexpr (K::kStaticChildren) {
       budget_->count(static_cast<std::uint64_t>(count));
       if (budget_->stopped() || count == 0) return Value{};
@@ -397,7 +442,14 @@ class Expectiminimax {
       } else if (i == 4) {
         std::sort(moves + i, moves + count, before);
       }
-      if (search(moves[i], i == 0 && tt_move < 0)) break;
+      int reduce = 0;
+      if constexpr (!kChance) {
+        const int index = i + (tt_move >= 0);  // the hash move was the first
+        if (set_.lmr_after > 0 && index >= set_.lmr_after && depth >= set_.lmr_depth &&
+            depth < k_.depth_limit(s) && k_.quiet(moves[i]))
+          reduce = 1;
+      }
+      if (search(moves[i], i == 0 && tt_move < 0, reduce)) break;
     }
     if (budget_->stopped()) return Value{};
     if constexpr (K::kTable) {

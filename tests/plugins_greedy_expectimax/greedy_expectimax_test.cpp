@@ -140,6 +140,69 @@ TEST_CASE("icebreaking_eval: alternating sum of a hand-made pool") {
   CHECK(plugins::common::ice::alternating_sum(b, s) == 2);
 }
 
+TEST_CASE("icebreaking_eval: all_small_regions and the scan's pool cells agree with flood fills") {
+  plugins::common::ice::MoveScanner scanner;
+  std::array<plugins::common::ice::MoveFacts, icebreaking::kIce> facts;
+  int all_small = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    Rng rng(seed * 13);
+    for (int left : {40, 30, 20, 14, 10, 6}) {
+      const auto pos = random_ice_endgame(b, rng, left);
+      u128 small = 0, rest = pos.ice;
+      bool every = true;
+      while (rest) {
+        const u128 g = flood_fill<icebreaking::kStride>(bit128(lowest_bit(rest)), pos.ice);
+        rest &= ~g;
+        if (popcount(g) <= 3) small |= g;
+        else every = false;
+      }
+      scanner.scan(b, pos.ice, facts.data());
+      CHECK(scanner.small() == small);
+      CHECK(plugins::common::ice::all_small_regions(pos.ice) == every);
+      all_small += every;
+    }
+  }
+  CHECK(all_small >= 8);
+}
+
+TEST_CASE("expectimax icebreaking: the pool rules, ETC and LMR change no exact value") {
+  plugins::expectimax::IceParams off, on, etc;
+  off.tt_mb = on.tt_mb = etc.tt_mb = 1;
+  on.pool = etc.pool = true;
+  etc.etc_depth = 3;
+  etc.lmr_after = 2;  // late move reductions never touch an exact node
+  plugins::expectimax::IceSearch plain(off), pooled(on), cutoffs(etc);
+  int checked = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    plain.new_game(b);
+    pooled.new_game(b);
+    cutoffs.new_game(b);
+    Rng rng(seed * 11);
+    const auto pos = random_ice_endgame(b, rng, 12 + static_cast<int>(seed % 6));
+    if (pos.over()) continue;
+    const int truth = plain.exact_value(pos.ice);
+    CHECK(pooled.exact_value(pos.ice) == truth);
+    // ETC after a shallower search filled the table with bounds, then to the end.
+    SearchLimits shallow;
+    shallow.node_budget = 3000;
+    cutoffs.run(pos.ice, 0, shallow, nullptr);
+    CHECK(cutoffs.exact_value(pos.ice) == truth);
+    if (popcount(pos.ice) <= 9) CHECK(truth == brute_force(b, pos) * plugins::expectimax::IceSearch::kUnit);
+    // The root search with the pool rules plays a move that keeps the value.
+    SearchLimits lim;
+    const auto r = pooled.run(pos.ice, -1000, lim, nullptr);
+    CHECK(r.exact);
+    CHECK(r.value == truth);
+    const auto e = cutoffs.run(pos.ice, -1000, lim, nullptr);
+    CHECK(e.exact);
+    CHECK(e.value == truth);
+    ++checked;
+  }
+  CHECK(checked >= 30);
+}
+
 TEST_CASE("expectimax icebreaking: the exact solver equals plain minimax on small endgames") {
   plugins::expectimax::IceParams p;
   p.tt_mb = 1;

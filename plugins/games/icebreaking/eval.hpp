@@ -49,6 +49,19 @@ inline unsigned ring(u128 ice, int c) {
          (((w >> 21) & 1) << 4) | (((w >> 20) & 1) << 5) | (((w >> 10) & 1) << 6) | ((w & 1) << 7);
 }
 
+// True if every region of ice has at most 3 cells: then no move can ever capture (a region of
+// 1-3 cells loses one cell and leaves one component or equal singletons), and the rest of the
+// game is the "pick from a pool" game of alternating_sum. Bitwise: a region of 4 or more cells
+// has a cell of degree 3 or more, or (a path or a cycle) two adjacent cells of degree 2.
+inline bool all_small_regions(u128 ice) {
+  const u128 a = (ice << 1) & ice, b = (ice >> 1) & ice;
+  const u128 c = (ice << kStride) & ice, d = (ice >> kStride) & ice;
+  const u128 s1 = a ^ b, c1 = a & b, s2 = c ^ d, c2 = c & d;
+  if ((c1 & (s2 | c2)) | (c2 & s1)) return false;  // degree 3 or 4
+  const u128 two = c1 | c2 | (s1 & s2);
+  return (neighbours<kStride>(two) & two) == 0;
+}
+
 // True if taking c cannot split its region (a cheap local test; false means "maybe").
 inline bool cannot_split(u128 ice, int c) { return detail::kLocallyConnected[ring(ice, c)]; }
 
@@ -88,8 +101,10 @@ struct MoveFacts {
 
 class MoveScanner {
  public:
-  // Fills out[] with one entry per ice cell (region by region); returns the count.
+  // Fills out[] with one entry per ice cell (region by region); returns the count. Also
+  // records the cells of regions of at most 3 cells (small()).
   int scan(const Board& b, u128 ice, MoveFacts* out) {
+    small_ = 0;
     constexpr int kOff[4] = {1, -1, kStride, -kStride};
     int n = 0;
     int timer = 0;
@@ -135,6 +150,7 @@ class MoveScanner {
       }
       // Step 2. Every cell of the region: its components once removed.
       const int rsize = size_[root], rsum = sum_[root];
+      if (rsize <= 3) small_ |= region;
       for (u128 t = region; t;) {
         const int v = pop_lowest(t);
         int cs[4], cv[4], k = 0, tot = 0, totsum = 0;
@@ -159,8 +175,12 @@ class MoveScanner {
     }
     return n;
   }
+  // The cells of the last scan's regions of at most 3 cells: "pool" cells, never captured and
+  // never capturing, each taken by a move of its own for exactly its score.
+  u128 small() const { return small_; }
 
  private:
+  u128 small_ = 0;
   std::array<std::int8_t, 128> parent_{}, stack_{}, dir_{};
   std::array<std::uint8_t, 128> disc_{}, low_{}, size_{};
   std::array<std::int16_t, 128> sum_{};

@@ -25,6 +25,7 @@ namespace tactica::plugins::common::ice {
 struct EvalWeights {
   double pool, threat, plus, tempo, alt;
   int alt_k;
+  double parity = 0;  // +1 / -1 as the count of quiet (non-capturing) moves is odd / even
 };
 
 class SearchKnowledge {
@@ -49,14 +50,17 @@ class SearchKnowledge {
   static constexpr bool kStaticChildren = false;
   static constexpr bool kPartialIterations = true;
 
-  SearchKnowledge(const EvalWeights& w, int qdepth)
+  // pool: the pool rules (see generate and settle), exact, so they change no exact value.
+  SearchKnowledge(const EvalWeights& w, int qdepth, bool pool = false)
       : alt_k_(w.alt_k),
         qdepth_(qdepth),
+        pool_(pool),
         w_pool_(units(w.pool)),
         w_threat_(units(w.threat)),
         w_plus_(units(w.plus)),
         w_tempo_(units(w.tempo)),
-        w_alt_(units(w.alt)) {
+        w_alt_(units(w.alt)),
+        w_parity_(units(w.parity)) {
     std::uint64_t x = 0x1CEB4EA4ULL;
     for (auto& z : zob_) z = splitmix64(x);
   }
@@ -69,11 +73,17 @@ class SearchKnowledge {
     int v = 0;
     if (w_pool_) v += w_pool_ * alternating_sum(board_, s);
     if (w_plus_) v += w_plus_ * alternating_plus(board_, s);
-    if (w_tempo_ || w_alt_) {
+    if (w_tempo_ || w_alt_ || w_parity_) {
       const int n = scanner_.scan(board_, s, facts_.data());
-      int best = 0;
-      for (int i = 0; i < n; ++i) best = std::max(best, static_cast<int>(facts_[i].gain));
+      int best = 0, quiet = 0;
+      for (int i = 0; i < n; ++i) {
+        best = std::max(best, static_cast<int>(facts_[i].gain));
+        quiet += facts_[i].captured == 0;
+      }
       v += w_tempo_ * best;
+      // Parity of the quiet moves: with an odd count the side to move makes the last of them
+      // and the other side must open a capture first (a crude count: a move changes others).
+      if (w_parity_) v += (quiet & 1) ? w_parity_ : -w_parity_;
       if (w_alt_) {
         // The alt_k largest gains, best first (a partial selection sort: k is small).
         std::array<int, icebreaking::kIce> g;
@@ -113,6 +123,13 @@ class SearchKnowledge {
       v = board_.score[lowest_bit(s)] * kUnit;
       return true;
     }
+    // Only regions of 1-3 cells left: nothing can be captured any more, and the rest of the
+    // game is the pool game, exactly.
+    if (pool_ && all_small_regions(s)) {
+      v = alternating_sum(board_, s) * kUnit;
+      depth = kExactDepth;
+      return true;
+    }
     if (depth >= n) depth = kExactDepth;
     if (depth <= 0 || ply >= kMaxPly) {
       v = quiesce(s, alpha, beta, qdepth_, b);
@@ -122,14 +139,29 @@ class SearchKnowledge {
   }
 
   // Every move of s with its gain and capture count, keyed by gain.
+  //
+  // With the pool rules, of the cells in regions of 1-3 cells ("pool" cells: never captured,
+  // never capturing, each taken by its own move for its score) only the best is generated. It
+  // dominates the others: taking pool cell a instead of b (score a >= b) leaves a position that
+  // differs from the other only in one pool cell's score (b where the other has a), and changing
+  // one cell's score by d changes the outcome of every line of play, hence the minimax value,
+  // by at most d; so a - value(rest with b) >= b - value(rest with a).
   int generate(u128 s, Gen* out) {
     const int n = scanner_.scan(board_, s, facts_.data());
+    const u128 pool = pool_ ? scanner_.small() : 0;
+    int k = 0, best_pool = -1;
     for (int i = 0; i < n; ++i) {
       const auto& f = facts_[i];
       const auto gain = static_cast<std::int16_t>(f.gain * kUnit);
-      out[i] = Gen{gain * 4096, gain, f.cell, f.captured};
+      if ((pool >> f.cell) & 1) {
+        if (best_pool >= 0 && out[best_pool].gain >= gain) continue;
+        if (best_pool < 0) best_pool = k++;
+        out[best_pool] = Gen{gain * 4096, gain, f.cell, f.captured};
+        continue;
+      }
+      out[k++] = Gen{gain * 4096, gain, f.cell, f.captured};
     }
-    return n;
+    return k;
   }
   // Inside the tree: the key (gain, then killers and history); at the root: gain, stably.
   static bool before(const Gen& a, const Gen& b) { return a.score > b.score; }
@@ -194,7 +226,8 @@ class SearchKnowledge {
   std::array<MoveFacts, icebreaking::kIce> facts_{};
   std::array<std::uint64_t, 128> zob_{};
   int alt_k_, qdepth_;
-  int w_pool_, w_threat_, w_plus_, w_tempo_, w_alt_;  // kUnit per point
+  bool pool_;
+  int w_pool_, w_threat_, w_plus_, w_tempo_, w_alt_, w_parity_;  // kUnit per point
 };
 
 }  // namespace tactica::plugins::common::ice
