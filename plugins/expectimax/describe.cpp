@@ -62,6 +62,13 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
       {"alt_k", &C::search, &S::alt_k, 1, 72, "evaluation: move gains in w_alt's alternating sum"},
       {"w_parity", &C::search, &S::w_parity, -2, 2,
        "evaluation: +w / -w as the count of quiet (non-capturing) moves is odd / even"},
+      {"w_gain2", &C::search, &S::w_gain2, -2, 2, "evaluation: weight of the second largest move gain"},
+      {"w_gain3", &C::search, &S::w_gain3, -2, 2, "evaluation: weight of the third largest move gain"},
+      {"w_ncap", &C::search, &S::w_ncap, -2, 2, "evaluation: weight of the number of capturing moves"},
+      {"w_odd", &C::search, &S::w_odd, -4, 4,
+       "evaluation: +w / -w as the number of ice cells left is odd / even"},
+      {"w_reply", &C::search, &S::w_reply, -2, 2,
+       "evaluation: weight of the other side's best gain after the side to move's best-gain move"},
       {"pool", &C::search, &S::pool, 0, 1,
        "pool rules: only the best cell of the regions of 1-3 cells is a move; only such regions "
        "left: their exact value (exact pruning)"},

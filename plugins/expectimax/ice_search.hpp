@@ -37,6 +37,11 @@ struct IceParams {
   double w_alt = 0.0;     // the alternating sum g1 - g2 + g3 ... of the alt_k best move gains
   int alt_k = 2;          // (both sides taking the best move left in turn, interactions ignored)
   double w_parity = 0.0;  // +1 / -1 as the side to move's quiet (non-capturing) moves are odd / even
+  double w_gain2 = 0.0;   // the second largest move gain
+  double w_gain3 = 0.0;   // the third largest move gain
+  double w_ncap = 0.0;    // the number of capturing moves
+  double w_odd = 0.0;     // +1 / -1 as the number of ice cells left is odd / even
+  double w_reply = 0.0;   // the other side's best gain after the side to move's best-gain move
   bool pool = false;      // pool rules: of the cells in regions of 1-3 cells only the best is a
                           // move; only such regions left: the exact pool value (exact pruning)
   bool operator==(const IceParams&) const = default;
@@ -51,9 +56,7 @@ class IceSearch {
   using Result = Search::Result;
 
   explicit IceSearch(const IceParams& p)
-      : search_(settings(p), common::ice::EvalWeights{p.w_pool, p.w_threat, p.w_plus, p.w_tempo,
-                                                      p.w_alt, p.alt_k, p.w_parity},
-                p.qdepth, p.pool) {}
+      : search_(settings(p), weights(p), p.qdepth, p.pool) {}
 
   void new_game(const icebreaking::Board& b) {
     search_.knowledge().new_game(b);
@@ -70,6 +73,10 @@ class IceSearch {
   int evaluate(u128 ice) { return search_.knowledge().evaluate(ice); }
 
  private:
+  static common::ice::EvalWeights weights(const IceParams& p) {
+    return {p.w_pool,   p.w_threat, p.w_plus, p.w_tempo, p.w_alt, p.alt_k, p.w_parity,
+            p.w_gain2,  p.w_gain3,  p.w_ncap, p.w_odd,   p.w_reply};
+  }
   static Search::Settings settings(const IceParams& p) {
     Search::Settings s;
     s.tt_mb = p.tt_mb;

@@ -4,7 +4,9 @@
 // safety rule in Hanpang, a forced capture found by alpha-beta).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <vector>
 
@@ -121,6 +123,73 @@ TEST_CASE("icebreaking_eval: the articulation scan gives every move's gain and c
         CHECK(facts[i].captured == popcount(r.captured));
       }
       CHECK(seen == pos.ice);
+    }
+  }
+}
+
+TEST_CASE("icebreaking_eval: the evaluation's terms are the plain ones, and evaluate their weighted sum") {
+  using plugins::common::ice::EvalWeights;
+  using plugins::common::ice::SearchKnowledge;
+  // Every weight a multiple of 1/8 point (evaluate is then exact), and a set that is not (it
+  // rounds the weighted sum in 1/256 points to the nearest 1/8, halves up).
+  const EvalWeights exact{0.25, -0.5, 0.75, 0.5, 0.375, 3, -0.125, -0.25, 0.625, 0.125, 1.5, -0.875};
+  const EvalWeights odd{0.3, -0.41, 0.07, 0.53, 0.21, 2, -0.19, -0.33, 0.61, 0.011, 1.3, -0.77};
+  for (std::uint64_t seed = 1; seed <= 25; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    SearchKnowledge plain(EvalWeights{0, 0, 0, 0, 0, 3}, 0), ke(exact, 0), ko(odd, 0);
+    plain.new_game(b), ke.new_game(b), ko.new_game(b);
+    Rng rng(seed + 300);
+    for (int plies = 0; plies < 75; plies += 3) {
+      const auto pos = random_ice_position(b, rng, plies);
+      // The plain terms: every move played by Position::play (flood fills).
+      std::vector<int> gains;
+      int quiet = 0, ncap = 0, threat = 0, best_cell = -1, best_gain = -1000;
+      icebreaking::MoveList ml;
+      pos.moves(ml);
+      for (int c : ml) {
+        auto t = pos;
+        const auto r = t.play(b, c);
+        gains.push_back(r.gain);
+        if (r.captured) ++ncap, threat = std::max(threat, b.sum(r.captured));
+        else ++quiet;
+        if (r.gain > best_gain) best_gain = r.gain, best_cell = c;  // the first in cell order
+      }
+      std::sort(gains.rbegin(), gains.rend());
+      const int n = static_cast<int>(gains.size());
+      int reply = 0;
+      if (best_cell >= 0) {
+        auto t = pos;
+        t.play(b, best_cell);
+        icebreaking::MoveList ml2;
+        t.moves(ml2);
+        if (ml2.size()) reply = -1000;  // the best gain, negative or not (0: no ice left)
+        for (int c : ml2) {
+          auto u = t;
+          reply = std::max(reply, u.play(b, c).gain);
+        }
+      }
+      const auto tm = plain.terms(pos.ice);
+      CHECK(tm.tempo == std::max(n ? gains[0] : 0, 0));
+      CHECK(tm.gain2 == (n >= 2 ? gains[1] : 0));
+      CHECK(tm.gain3 == (n >= 3 ? gains[2] : 0));
+      CHECK(tm.alt == (n >= 1 ? gains[0] : 0) - (n >= 2 ? gains[1] : 0) + (n >= 3 ? gains[2] : 0));
+      CHECK(tm.parity == ((quiet & 1) ? 1 : -1));
+      CHECK(tm.ncap == ncap);
+      CHECK(tm.threat == threat);
+      CHECK(tm.odd == ((n & 1) ? 1 : -1));
+      CHECK(tm.reply == reply);
+      CHECK(tm.pool == plugins::common::ice::alternating_sum(b, pos.ice));
+      CHECK(tm.plus == plugins::common::ice::alternating_plus(b, pos.ice));
+      const auto weighted = [&](const EvalWeights& w, const plugins::common::ice::EvalTerms& t) {
+        auto f = [](double x) { return static_cast<int>(std::lround(x * 256)); };
+        return f(w.pool) * t.pool + f(w.threat) * t.threat + f(w.plus) * t.plus + f(w.tempo) * t.tempo +
+               f(w.alt) * t.alt + f(w.parity) * t.parity + f(w.gain2) * t.gain2 + f(w.gain3) * t.gain3 +
+               f(w.ncap) * t.ncap + f(w.odd) * t.odd + f(w.reply) * t.reply;
+      };
+      const auto te = ke.terms(pos.ice);
+      CHECK(ke.evaluate(pos.ice) * 32 == weighted(exact, te));
+      const int wo = weighted(odd, ko.terms(pos.ice));
+      CHECK(ko.evaluate(pos.ice) == static_cast<int>(std::floor((wo + 16) / 32.0)));
     }
   }
 }

@@ -26,6 +26,17 @@ struct EvalWeights {
   double pool, threat, plus, tempo, alt;
   int alt_k;
   double parity = 0;  // +1 / -1 as the count of quiet (non-capturing) moves is odd / even
+  double gain2 = 0;   // the second largest move gain
+  double gain3 = 0;   // the third largest move gain
+  double ncap = 0;    // the number of capturing moves
+  double odd = 0;     // +1 / -1 as the number of ice cells left is odd / even
+  double reply = 0;   // the other side's best gain once the side to move took its best gain
+};
+
+// The evaluation's terms in points, from the side to move's view (what EvalWeights weighs).
+struct EvalTerms {
+  int pool = 0, threat = 0, plus = 0, tempo = 0, alt = 0, parity = 0, gain2 = 0, gain3 = 0,
+      ncap = 0, odd = 0, reply = 0;
 };
 
 class SearchKnowledge {
@@ -55,12 +66,17 @@ class SearchKnowledge {
       : alt_k_(w.alt_k),
         qdepth_(qdepth),
         pool_(pool),
-        w_pool_(units(w.pool)),
-        w_threat_(units(w.threat)),
-        w_plus_(units(w.plus)),
-        w_tempo_(units(w.tempo)),
-        w_alt_(units(w.alt)),
-        w_parity_(units(w.parity)) {
+        w_pool_(fine(w.pool)),
+        w_threat_(fine(w.threat)),
+        w_plus_(fine(w.plus)),
+        w_tempo_(fine(w.tempo)),
+        w_alt_(fine(w.alt)),
+        w_parity_(fine(w.parity)),
+        w_gain2_(fine(w.gain2)),
+        w_gain3_(fine(w.gain3)),
+        w_ncap_(fine(w.ncap)),
+        w_odd_(fine(w.odd)),
+        w_reply_(fine(w.reply)) {
     std::uint64_t x = 0x1CEB4EA4ULL;
     for (auto& z : zob_) z = splitmix64(x);
   }
@@ -68,49 +84,33 @@ class SearchKnowledge {
   void new_game(const Board& b) { board_ = b; }
   const Board& board() const { return board_; }
 
-  // The static evaluation (kUnit per point) of an ice set, side to move's view.
+  // Every term of the evaluation of an ice set (points, side to move's view), all of them
+  // computed whatever the weights (for fitting the weights; evaluate() computes only the
+  // weighted ones, and a test checks that it is their weighted sum).
+  EvalTerms terms(u128 s) {
+    EvalTerms t;
+    t.pool = alternating_sum(board_, s);
+    t.plus = alternating_plus(board_, s);
+    t.odd = (popcount(s) & 1) ? 1 : -1;
+    scan_terms(s, t, alt_k_, true);
+    return t;
+  }
+
+  // The static evaluation (kUnit per point) of an ice set, side to move's view: the terms
+  // weighted in 1/kFine points, rounded to kUnit once (so weights in multiples of 1/kUnit give
+  // exactly the values of the earlier per-term kUnit sums).
   int evaluate(u128 s) {
     int v = 0;
     if (w_pool_) v += w_pool_ * alternating_sum(board_, s);
     if (w_plus_) v += w_plus_ * alternating_plus(board_, s);
-    if (w_tempo_ || w_alt_ || w_parity_) {
-      const int n = scanner_.scan(board_, s, facts_.data());
-      int best = 0, quiet = 0;
-      for (int i = 0; i < n; ++i) {
-        best = std::max(best, static_cast<int>(facts_[i].gain));
-        quiet += facts_[i].captured == 0;
-      }
-      v += w_tempo_ * best;
-      // Parity of the quiet moves: with an odd count the side to move makes the last of them
-      // and the other side must open a capture first (a crude count: a move changes others).
-      if (w_parity_) v += (quiet & 1) ? w_parity_ : -w_parity_;
-      if (w_alt_) {
-        // The alt_k largest gains, best first (a partial selection sort: k is small).
-        std::array<int, icebreaking::kIce> g;
-        for (int i = 0; i < n; ++i) g[i] = facts_[i].gain;
-        const int k = std::min(n, alt_k_);
-        int alt = 0;
-        for (int i = 0; i < k; ++i) {
-          int j = i;
-          for (int q = i + 1; q < n; ++q)
-            if (g[q] > g[j]) j = q;
-          std::swap(g[i], g[j]);
-          alt += (i & 1) ? -g[i] : g[i];
-        }
-        v += w_alt_ * alt;
-      }
+    if (w_odd_) v += (popcount(s) & 1) ? w_odd_ : -w_odd_;
+    if (w_tempo_ || w_alt_ || w_parity_ || w_threat_ || w_gain2_ || w_gain3_ || w_ncap_ || w_reply_) {
+      EvalTerms t;
+      scan_terms(s, t, w_alt_ ? alt_k_ : 0, w_reply_ != 0);
+      v += w_tempo_ * t.tempo + w_alt_ * t.alt + w_parity_ * t.parity + w_threat_ * t.threat +
+           w_gain2_ * t.gain2 + w_gain3_ * t.gain3 + w_ncap_ * t.ncap + w_reply_ * t.reply;
     }
-    if (w_threat_) {
-      int best = 0;
-      for (u128 t = s; t;) {
-        const int c = pop_lowest(t);
-        if (cannot_split(s, c)) continue;
-        const u128 cap = captures(s, c);
-        if (cap) best = std::max(best, board_.sum(cap));
-      }
-      v += w_threat_ * best;
-    }
-    return v;
+    return (v + kFine / kUnit / 2) >> kFineShift;
   }
 
   // Settles a node without a move loop: the empty set, a stop, the last cell, the horizon
@@ -189,7 +189,63 @@ class SearchKnowledge {
 
  private:
   static constexpr int kExactDepth = 63;  // the table's "to the end"
-  static int units(double w) { return static_cast<int>(std::lround(w * kUnit)); }
+  static constexpr int kFine = 256;         // evaluation weights: 1/kFine points
+  static constexpr int kFineShift = 5;      // kFine / kUnit = 2^5
+  static_assert(kFine / kUnit == (1 << kFineShift));
+  static int fine(double w) { return static_cast<int>(std::lround(w * kFine)); }
+
+  // The terms that come from one articulation scan of s: the best gains (tempo,
+  // gain2, gain3), the alternating sum of the alt_k best (0: not computed), the quiet moves'
+  // parity, the capturing moves and the best capture; with reply, the other side's best gain
+  // after the move of the best gain (the lowest such cell; a second scan).
+  void scan_terms(u128 s, EvalTerms& t, int alt_k, bool reply) {
+    const int n = scanner_.scan(board_, s, facts_.data());
+    int g1 = -1000, g2 = -1000, g3 = -1000, quiet = 0, ncap = 0, threat = 0, best_i = 0;
+    for (int i = 0; i < n; ++i) {
+      const auto& f = facts_[i];
+      const int g = f.gain;
+      if (g > g1) {
+        g3 = g2, g2 = g1, g1 = g, best_i = i;
+      } else {
+        if (g == g1 && f.cell < facts_[best_i].cell) best_i = i;  // ties: the lowest cell
+        if (g > g2) g3 = g2, g2 = g;
+        else if (g > g3) g3 = g;
+      }
+      if (f.captured == 0) {
+        ++quiet;
+      } else {
+        ++ncap;
+        threat = std::max(threat, g - board_.score[f.cell]);
+      }
+    }
+    // As the earlier single terms counted them: the best gain floored at 0, missing gains 0.
+    t.tempo = std::max(g1, 0);
+    t.gain2 = n >= 2 ? g2 : 0;
+    t.gain3 = n >= 3 ? g3 : 0;
+    t.parity = (quiet & 1) ? 1 : -1;
+    t.ncap = ncap;
+    t.threat = threat;
+    if (alt_k > 0) {
+      // The alt_k largest gains, best first (a partial selection sort: k is small).
+      std::array<int, icebreaking::kIce> g;
+      for (int i = 0; i < n; ++i) g[i] = facts_[i].gain;
+      const int k = std::min(n, alt_k);
+      int alt = 0;
+      for (int i = 0; i < k; ++i) {
+        int j = i;
+        for (int q = i + 1; q < n; ++q)
+          if (g[q] > g[j]) j = q;
+        std::swap(g[i], g[j]);
+        alt += (i & 1) ? -g[i] : g[i];
+      }
+      t.alt = alt;
+    }
+    if (reply && n > 0) {
+      const int c = facts_[best_i].cell;
+      const u128 cap = facts_[best_i].captured ? captures(s, c) : 0;
+      t.reply = greedy_.best_gain(board_, s & ~(cap | bit128(c)));
+    }
+  }
 
   std::uint64_t key_of(u128 s) const {
     std::uint64_t k = 0;
@@ -227,7 +283,9 @@ class SearchKnowledge {
   std::array<std::uint64_t, 128> zob_{};
   int alt_k_, qdepth_;
   bool pool_;
-  int w_pool_, w_threat_, w_plus_, w_tempo_, w_alt_, w_parity_;  // kUnit per point
+  GreedyRule greedy_;
+  int w_pool_, w_threat_, w_plus_, w_tempo_, w_alt_, w_parity_, w_gain2_, w_gain3_, w_ncap_, w_odd_,
+      w_reply_;  // 1/kFine points per unit
 };
 
 }  // namespace tactica::plugins::common::ice

@@ -1,0 +1,325 @@
+// tactica-ice-fit — fits the weights of the Icebreaking evaluation's terms to deeper searches
+// (games/icebreaking/search_knowledge.hpp, EvalTerms). For analysis and tuning only; it plays
+// nothing on the platform.
+//
+//   tactica-ice-fit --seeds 101-400 [--play-budget 20000] [--depth 6] [--cells 22-64]
+//                   [--random-plies 10] [--holdout 371-400] [--jobs N] [--out FILE.csv]
+//   tactica-ice-fit --from FILE.csv [--holdout 371-400] [--terms tempo,gain2,...]
+//
+// Step 1 (unless --from): on every seed's board, the expectimax plugin's default search plays
+// itself at --play-budget nodes a move (a random move instead at each of the first
+// --random-plies plies with probability 1/2, for variety); every position with a number of ice
+// cells in --cells is kept, with every evaluation term and, as the target, the value of a
+// fixed-depth (--depth plies) alpha-beta search with the default evaluation at its leaves:
+// what the side to move will still gain minus what the other side will (points). Rows go to
+// --out as CSV.
+// Step 2: ordinary least squares of the target on the chosen terms (no intercept: a leaf's
+// value is the side to move's), fitted on the seeds outside --holdout; prints the weights (the
+// plugin's w_* parameters) and the error on the held-out seeds, beside the default evaluation's.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "expectimax/ice_search.hpp"
+#include "games/icebreaking/search_knowledge.hpp"
+#include "tactica/icebreaking.hpp"
+#include "tactica/rng.hpp"
+
+namespace {
+
+using namespace tactica;
+using Knowledge = plugins::common::ice::SearchKnowledge;
+using Terms = plugins::common::ice::EvalTerms;
+
+constexpr const char* kTermNames[] = {"pool",  "threat", "plus", "tempo", "alt", "parity",
+                                      "gain2", "gain3",  "ncap", "odd",   "reply"};
+constexpr int kTerms = 11;
+
+std::array<double, kTerms> as_array(const Terms& t) {
+  return {double(t.pool),  double(t.threat), double(t.plus), double(t.tempo),
+          double(t.alt),   double(t.parity), double(t.gain2), double(t.gain3),
+          double(t.ncap),  double(t.odd),    double(t.reply)};
+}
+
+struct Row {
+  std::uint64_t seed = 0;
+  int ply = 0, cells = 0;
+  double target = 0;
+  std::array<double, kTerms> x{};
+};
+
+[[noreturn]] void die(const std::string& msg) {
+  std::fprintf(stderr, "tactica-ice-fit: %s\n", msg.c_str());
+  std::exit(2);
+}
+
+std::vector<std::uint64_t> parse_set(const std::string& what, const std::string& s) {
+  std::vector<std::uint64_t> out;
+  std::stringstream in(s);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    const auto dash = part.find('-');
+    try {
+      std::size_t used = 0;
+      if (dash == std::string::npos) {
+        out.push_back(std::stoull(part, &used));
+        if (used != part.size()) throw std::invalid_argument(part);
+      } else {
+        const auto a = std::stoull(part.substr(0, dash)), b = std::stoull(part.substr(dash + 1));
+        if (b < a) throw std::invalid_argument(part);
+        for (auto x = a; x <= b; ++x) out.push_back(x);
+      }
+    } catch (const std::exception&) {
+      die(what + " '" + s + "': expected numbers and ranges like 101-400,7 (fix the option)");
+    }
+  }
+  if (out.empty()) die(what + " is empty (give e.g. 101-400)");
+  return out;
+}
+
+// One seed: self-play, then every kept position's terms and deep value.
+std::vector<Row> play_seed(std::uint64_t seed, std::uint64_t play_budget, int depth, int lo, int hi,
+                           int random_plies) {
+  const auto board = icebreaking::Board::from_seed(seed);
+  plugins::expectimax::IceParams play_params;
+  play_params.tt_mb = 16;
+  plugins::expectimax::IceSearch player(play_params);
+  player.new_game(board);
+
+  // The target: the default evaluation at the leaves of a fixed-depth search (no solve).
+  plugins::expectimax::Expectiminimax<Knowledge>::Settings set;
+  set.tt_mb = 32;
+  set.max_depth = depth;
+  set.pvs = true;
+  const plugins::expectimax::IceParams d;
+  plugins::expectimax::Expectiminimax<Knowledge> deep(
+      set, plugins::common::ice::EvalWeights{d.w_pool, d.w_threat, d.w_plus, d.w_tempo, d.w_alt,
+                                             d.alt_k, d.w_parity},
+      d.qdepth, true);
+  deep.knowledge().new_game(board);
+  Knowledge terms_of(plugins::common::ice::EvalWeights{0, 0, 0, 0, 0, 3}, 0);
+  terms_of.new_game(board);
+
+  Rng rng(seed * 0x9E3779B97F4A7C15ULL + 17);
+  auto pos = icebreaking::Position::start(board);
+  std::vector<Row> rows;
+  for (int ply = 0; pos.ice; ++ply) {
+    const int n = popcount(pos.ice);
+    if (n >= lo && n <= hi) {
+      SearchLimits lim;
+      lim.node_budget = 20'000'000;
+      const auto r = deep.run(pos.ice, pos.margin(), lim, nullptr);
+      if (r.depth == std::min(depth, n)) {
+        Row row;
+        row.seed = seed;
+        row.ply = ply;
+        row.cells = n;
+        row.target = double(r.value) / Knowledge::kUnit;
+        row.x = as_array(terms_of.terms(pos.ice));
+        rows.push_back(row);
+      }
+    }
+    int move = -1;
+    if (ply < random_plies && rng.below(2) == 0) {
+      const int k = static_cast<int>(rng.below(static_cast<std::uint32_t>(n)));
+      u128 t = pos.ice;
+      for (int i = 0; i < k; ++i) t &= t - 1;
+      move = lowest_bit(t);
+    } else {
+      SearchLimits lim;
+      lim.node_budget = play_budget;
+      move = player.run(pos.ice, pos.margin(), lim, nullptr).move;
+    }
+    pos.play(board, move);
+  }
+  return rows;
+}
+
+// Solves (A^T A + ridge) w = A^T y by Gaussian elimination with partial pivoting.
+std::vector<double> least_squares(const std::vector<const Row*>& rows, const std::vector<int>& cols) {
+  const int m = static_cast<int>(cols.size());
+  std::vector<std::vector<double>> a(m, std::vector<double>(m + 1, 0.0));
+  for (const Row* r : rows)
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < m; ++j) a[i][j] += r->x[cols[i]] * r->x[cols[j]];
+      a[i][m] += r->x[cols[i]] * r->target;
+    }
+  for (int i = 0; i < m; ++i) a[i][i] += 1e-6 * (1.0 + a[i][i]);
+  for (int c = 0; c < m; ++c) {
+    int p = c;
+    for (int i = c + 1; i < m; ++i)
+      if (std::fabs(a[i][c]) > std::fabs(a[p][c])) p = i;
+    std::swap(a[c], a[p]);
+    if (std::fabs(a[c][c]) < 1e-12) continue;
+    for (int i = 0; i < m; ++i) {
+      if (i == c) continue;
+      const double f = a[i][c] / a[c][c];
+      for (int j = c; j <= m; ++j) a[i][j] -= f * a[c][j];
+    }
+  }
+  std::vector<double> w(m, 0.0);
+  for (int i = 0; i < m; ++i)
+    if (std::fabs(a[i][i]) >= 1e-12) w[i] = a[i][m] / a[i][i];
+  return w;
+}
+
+double rmse(const std::vector<const Row*>& rows, const std::vector<int>& cols, const std::vector<double>& w) {
+  double e = 0;
+  for (const Row* r : rows) {
+    double v = 0;
+    for (std::size_t i = 0; i < cols.size(); ++i) v += w[i] * r->x[cols[i]];
+    e += (v - r->target) * (v - r->target);
+  }
+  return rows.empty() ? 0 : std::sqrt(e / double(rows.size()));
+}
+
+std::vector<Row> read_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) die("--from " + path + ": cannot read it (give a CSV this tool wrote with --out)");
+  std::string line;
+  std::getline(in, line);
+  std::vector<Row> rows;
+  int lineno = 1;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty()) continue;
+    std::stringstream s(line);
+    std::string cell;
+    std::vector<double> v;
+    while (std::getline(s, cell, ',')) v.push_back(std::atof(cell.c_str()));
+    if (v.size() != 4 + kTerms)
+      die("--from " + path + ":" + std::to_string(lineno) + ": expected " + std::to_string(4 + kTerms) +
+          " columns (a CSV of another version? write it again with --out)");
+    Row r;
+    r.seed = static_cast<std::uint64_t>(v[0]);
+    r.ply = static_cast<int>(v[1]);
+    r.cells = static_cast<int>(v[2]);
+    r.target = v[3];
+    for (int i = 0; i < kTerms; ++i) r.x[i] = v[4 + i];
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string seeds_s, from, out, holdout_s, terms_s = "tempo,gain2,gain3,threat,ncap,parity,odd,pool,plus,reply";
+  std::uint64_t play_budget = 20000;
+  int depth = 6, lo = 22, hi = 64, random_plies = 10, jobs = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) die(a + " needs a value");
+      return argv[++i];
+    };
+    auto number = [&](const std::string& v) -> long long {
+      try {
+        std::size_t used = 0;
+        const long long x = std::stoll(v, &used);
+        if (used != v.size() || x < 0) throw std::invalid_argument(v);
+        return x;
+      } catch (const std::exception&) {
+        die(a + " '" + v + "': expected a whole number >= 0");
+      }
+    };
+    if (a == "--seeds") seeds_s = value();
+    else if (a == "--from") from = value();
+    else if (a == "--out") out = value();
+    else if (a == "--holdout") holdout_s = value();
+    else if (a == "--terms") terms_s = value();
+    else if (a == "--play-budget") play_budget = static_cast<std::uint64_t>(number(value()));
+    else if (a == "--depth") depth = static_cast<int>(number(value()));
+    else if (a == "--random-plies") random_plies = static_cast<int>(number(value()));
+    else if (a == "--jobs") jobs = std::max(1, static_cast<int>(number(value())));
+    else if (a == "--cells") {
+      const auto v = value();
+      const auto dash = v.find('-');
+      if (dash == std::string::npos) die("--cells '" + v + "': expected a range like 22-64");
+      lo = static_cast<int>(number(v.substr(0, dash)));
+      hi = static_cast<int>(number(v.substr(dash + 1)));
+      if (lo > hi || hi > icebreaking::kIce) die("--cells '" + v + "': expected LO-HI with LO <= HI <= 72");
+    } else if (a == "-h" || a == "--help") {
+      std::puts("tactica-ice-fit --seeds SET [--play-budget N] [--depth D] [--cells LO-HI] "
+                "[--random-plies N] [--holdout SET] [--jobs N] [--out FILE.csv] | --from FILE.csv "
+                "[--holdout SET] [--terms a,b,...]");
+      return 0;
+    } else {
+      die("unknown option " + a + " (see --help)");
+    }
+  }
+  std::vector<int> cols;
+  {
+    std::stringstream s(terms_s);
+    std::string t;
+    while (std::getline(s, t, ',')) {
+      int k = -1;
+      for (int i = 0; i < kTerms; ++i)
+        if (t == kTermNames[i]) k = i;
+      if (k < 0) die("--terms: unknown term '" + t + "' (pool threat plus tempo alt parity gain2 gain3 ncap odd reply)");
+      cols.push_back(k);
+    }
+  }
+  if (from.empty() == seeds_s.empty()) die("give either --seeds SET (play and fit) or --from FILE.csv (fit)");
+  if (depth < 1) die("--depth must be at least 1");
+  std::vector<std::uint64_t> holdout;
+  if (!holdout_s.empty()) holdout = parse_set("--holdout", holdout_s);
+
+  std::vector<Row> rows;
+  if (!from.empty()) {
+    rows = read_csv(from);
+  } else {
+    const auto seeds = parse_set("--seeds", seeds_s);
+    std::vector<std::vector<Row>> per(seeds.size());
+    std::atomic<std::size_t> next{0}, done{0};
+    std::mutex io;
+    auto work = [&] {
+      for (std::size_t i; (i = next++) < seeds.size();) {
+        per[i] = play_seed(seeds[i], play_budget, depth, lo, hi, random_plies);
+        const auto d = ++done;
+        std::lock_guard<std::mutex> g(io);
+        std::fprintf(stderr, "\rseeds %zu/%zu", d, seeds.size());
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int j = 0; j < jobs; ++j) pool.emplace_back(work);
+    for (auto& t : pool) t.join();
+    std::fprintf(stderr, "\n");
+    for (auto& p : per) rows.insert(rows.end(), p.begin(), p.end());
+    if (!out.empty()) {
+      std::ofstream f(out);
+      f << "seed,ply,cells,target";
+      for (const char* n : kTermNames) f << ',' << n;
+      f << '\n';
+      for (const auto& r : rows) {
+        f << r.seed << ',' << r.ply << ',' << r.cells << ',' << r.target;
+        for (double x : r.x) f << ',' << x;
+        f << '\n';
+      }
+      if (!f) die("--out " + out + ": cannot write it");
+    }
+  }
+  std::vector<const Row*> train, test;
+  for (const auto& r : rows)
+    (std::find(holdout.begin(), holdout.end(), r.seed) != holdout.end() ? test : train).push_back(&r);
+  if (train.empty()) die("no positions to fit on (every seed is held out, or --cells keeps none)");
+  const auto w = least_squares(train, cols);
+  const std::vector<int> tempo_only{3};
+  const std::vector<double> half{0.5};
+  std::printf("positions: %zu to fit, %zu held out\n", train.size(), test.size());
+  std::printf("fitted weights (points per unit):\n");
+  for (std::size_t i = 0; i < cols.size(); ++i) std::printf("  w_%-7s = %+.4f\n", kTermNames[cols[i]], w[i]);
+  std::printf("rmse (points), fit / held out: fitted %.3f / %.3f, default (0.5 tempo) %.3f / %.3f, "
+              "zero %.3f / %.3f\n",
+              rmse(train, cols, w), rmse(test, cols, w), rmse(train, tempo_only, half),
+              rmse(test, tempo_only, half), rmse(train, {}, {}), rmse(test, {}, {}));
+  return 0;
+}
