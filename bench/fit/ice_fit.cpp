@@ -4,7 +4,7 @@
 //
 //   tactica-ice-fit --seeds 101-400 [--play-budget 20000] [--depth 6] [--cells 22-64]
 //                   [--random-plies 10] [--holdout 371-400] [--jobs N] [--out FILE.csv]
-//   tactica-ice-fit --from FILE.csv [--holdout 371-400] [--terms tempo,gain2,...]
+//   tactica-ice-fit --from FILE.csv [--holdout 371-400] [--terms tempo,gain2,...] [--cells LO-HI]
 //
 // Step 1 (unless --from): on every seed's board, the expectimax plugin's default search plays
 // itself at --play-budget nodes a move (a random move instead at each of the first
@@ -13,7 +13,8 @@
 // fixed-depth (--depth plies) alpha-beta search with the default evaluation at its leaves:
 // what the side to move will still gain minus what the other side will (points). Rows go to
 // --out as CSV.
-// Step 2: ordinary least squares of the target on the chosen terms (no intercept: a leaf's
+// Step 2: ordinary least squares of the target on the chosen terms (over the positions with
+// --cells ice cells, with --from too) (no intercept: a leaf's
 // value is the side to move's), fitted on the seeds outside --holdout; prints the weights (the
 // plugin's w_* parameters) and the error on the held-out seeds, beside the default evaluation's.
 #include <algorithm>
@@ -309,7 +310,8 @@ int main(int argc, char** argv) {
   }
   std::vector<const Row*> train, test;
   for (const auto& r : rows)
-    (std::find(holdout.begin(), holdout.end(), r.seed) != holdout.end() ? test : train).push_back(&r);
+    if (r.cells >= lo && r.cells <= hi)
+      (std::find(holdout.begin(), holdout.end(), r.seed) != holdout.end() ? test : train).push_back(&r);
   if (train.empty()) die("no positions to fit on (every seed is held out, or --cells keeps none)");
   const auto w = least_squares(train, cols);
   const std::vector<int> tempo_only{3};
