@@ -42,6 +42,14 @@ struct GameControl {
   const std::atomic<bool>* abort = nullptr;  // when set, the game stops and GameAborted is thrown
   bool replay = false;                       // build the JSON replay (docs/FORMATS.md)
   std::string stderr_dir = {};  // non-empty: each agent's whole stderr goes to a file in it (--log-dir)
+
+  bool aborting() const { return abort && abort->load(); }
+  // A game that ends in a fault while the run is being stopped is not recorded either: the
+  // same stop may have caused it (a signal to the whole process tree, as `pkill -f` or a
+  // service manager sends, reaches the agents' keepers, and a keeper's death kills its agent).
+  void drop_if_stopping(bool faulted) const {
+    if (faulted && aborting()) throw GameAborted();
+  }
 };
 
 // The file in GameControl::stderr_dir that keeps one agent's stderr of one game.

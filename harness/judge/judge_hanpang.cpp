@@ -148,6 +148,7 @@ HanpangResult judge_hanpang(const AgentSpec& agent, std::uint64_t seed, const Li
   res.actions = st.actions;
   res.time_ms = std::min(limits.bank_ms, limits.bank_ms - seat.bank_ms + failed_elapsed);
   res.cpu_ms = seat.proc->terminate();
+  control.drop_if_stopping(res.verdict != "OVERFLOW" && res.verdict != "MAX_ACTIONS");
   if (control.replay) {
     res.replay = {{"format", "tactica-replay/1"},
                   {"game", "hanpang"},

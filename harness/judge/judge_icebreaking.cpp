@@ -201,6 +201,7 @@ IcebreakingResult judge_icebreaking(const AgentSpec& first, const AgentSpec& sec
     }
   }
 
+  control.drop_if_stopping(static_cast<bool>(fault));
   res.totals = {pos.total[0], pos.total[1]};
   res.moves = pos.ply;
   for (int i = 0; i < 2; ++i)

@@ -362,8 +362,10 @@ RunStatus run_jobs(
       } catch (const GameAborted&) {
         // interrupted: not recorded
       } catch (...) {
+        // While the run stops, an error is the stop's doing (the signal also reached the
+        // agent's keeper as it started it): not recorded, not a failure of the run.
         std::lock_guard lock(mu);
-        if (!failure) failure = std::current_exception();
+        if (!failure && !g_interrupted.load()) failure = std::current_exception();
       }
       cv.notify_all();
     }

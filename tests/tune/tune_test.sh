@@ -4,7 +4,7 @@
 # Runs compared game for game use --node-budget (synth ignores it, but the agent then plays
 # without a clock, so a loaded machine cannot make its watchdog answer for it).
 #   optimum   SPSA and CMA-ES, both games, reach the optimum from (2, 3, 30)
-#   resume    a run stopped (SIGTERM) again and again and resumed gives the same history as an
+#   resume    a run stopped (SIGTERM, or SIGINT to its whole tree) again and again and resumed gives the same history as an
 #             uninterrupted one; a second run on a directory in use is refused
 #   bad       every bad input exits 2 with its line, before any game
 #   parallel  games through GNU parallel (-S :) give the same history as local workers
@@ -93,13 +93,22 @@ resume)
       fail "$m-cut: a fresh start after an early kill failed"
     stops=0
     while :; do
-      "$tactica" tune --resume "$m-cut" --no-progress -j 2 > /dev/null 2>&1 &
+      "$tactica" tune --resume "$m-cut" --no-progress -j 2 > "$m-resume.out" 2>&1 &
       pid=$!
       sleep 0.3
-      kill -TERM "$pid" 2>/dev/null && ((++stops)) || true
+      # Every other stop signals the whole process tree, as `pkill -f "tactica tune"` or a
+      # service manager does: the agents' keepers die too, and the games they end then must
+      # not be kept as faults.
+      if ((stops % 2)); then
+        kill -INT "$pid" 2>/dev/null && ((++stops)) || true
+        pkill -INT -P "$pid" 2>/dev/null || true
+      else
+        kill -TERM "$pid" 2>/dev/null && ((++stops)) || true
+      fi
       wait "$pid" && status=0 || status=$?
       [[ $status -eq 0 ]] && break
-      [[ $status -eq 130 || $status -eq 143 ]] || fail "$m: resumed run exited $status"
+      [[ $status -eq 130 || $status -eq 143 ]] ||
+        fail "$m: resumed run exited $status: $(tail -3 "$m-resume.out")"
     done
     echo "$m: stopped and resumed $stops more times"
     same "$m-whole" "$m-cut" || fail "$m: the resumed run's history differs"
