@@ -214,6 +214,7 @@ std::vector<Row> read_csv(const std::string& path) {
 
 int main(int argc, char** argv) {
   std::string seeds_s, from, out, holdout_s, terms_s = "tempo,gain2,gain3,threat,ncap,parity,odd,pool,plus,reply";
+  bool seeds_given = false;
   std::uint64_t play_budget = 20000;
   int depth = 6, lo = 22, hi = 64, random_plies = 10, jobs = 1;
   for (int i = 1; i < argc; ++i) {
@@ -232,7 +233,7 @@ int main(int argc, char** argv) {
         die(a + " '" + v + "': expected a whole number >= 0");
       }
     };
-    if (a == "--seeds") seeds_s = value();
+    if (a == "--seeds") seeds_s = value(), seeds_given = true;
     else if (a == "--from") from = value();
     else if (a == "--out") out = value();
     else if (a == "--holdout") holdout_s = value();
@@ -269,16 +270,23 @@ int main(int argc, char** argv) {
       cols.push_back(k);
     }
   }
-  if (from.empty() == seeds_s.empty()) die("give either --seeds SET (play and fit) or --from FILE.csv (fit)");
+  if (from.empty() == !seeds_given) die("give either --seeds SET (play and fit) or --from FILE.csv (fit)");
   if (depth < 1) die("--depth must be at least 1");
   std::vector<std::uint64_t> holdout;
   if (!holdout_s.empty()) holdout = parse_set("--holdout", holdout_s);
 
+  std::vector<std::uint64_t> seeds;
+  if (seeds_given) seeds = parse_set("--seeds", seeds_s);
+  std::ofstream csv;
+  if (!out.empty()) {
+    if (!from.empty()) die("--out writes the positions played: give it with --seeds, not --from");
+    csv.open(out);  // before any game: a path that cannot be written loses no work
+    if (!csv) die("--out " + out + ": cannot write it (check the directory)");
+  }
   std::vector<Row> rows;
   if (!from.empty()) {
     rows = read_csv(from);
   } else {
-    const auto seeds = parse_set("--seeds", seeds_s);
     std::vector<std::vector<Row>> per(seeds.size());
     std::atomic<std::size_t> next{0}, done{0};
     std::mutex io;
@@ -296,7 +304,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "\n");
     for (auto& p : per) rows.insert(rows.end(), p.begin(), p.end());
     if (!out.empty()) {
-      std::ofstream f(out);
+      auto& f = csv;
       f << "seed,ply,cells,target";
       for (const char* n : kTermNames) f << ',' << n;
       f << '\n';
@@ -305,7 +313,8 @@ int main(int argc, char** argv) {
         for (double x : r.x) f << ',' << x;
         f << '\n';
       }
-      if (!f) die("--out " + out + ": cannot write it");
+      f.close();
+      if (!f) die("--out " + out + ": cannot write it (disk full?)");
     }
   }
   std::vector<const Row*> train, test;
