@@ -134,10 +134,12 @@ TEST_CASE("icebreaking_eval: the evaluation's terms are the plain ones, and eval
   // rounds the weighted sum in 1/256 points to the nearest 1/8, halves up).
   const EvalWeights exact{0.25, -0.5, 0.75, 0.5, 0.375, 3, -0.125, -0.25, 0.625, 0.125, 1.5, -0.875};
   const EvalWeights odd{0.3, -0.41, 0.07, 0.53, 0.21, 2, -0.19, -0.33, 0.61, 0.011, 1.3, -0.77};
+  // Only the shipped terms (evaluate's light pass) and the parity-free cheap ones.
+  const EvalWeights light{-0.5, 0, 0.25, 0.625, 0, 2, -0.375, 0, 0, 0, 0.75, 0};
   for (std::uint64_t seed = 1; seed <= 25; ++seed) {
     const auto b = icebreaking::Board::from_seed(seed);
-    SearchKnowledge plain(EvalWeights{0, 0, 0, 0, 0, 3}, 0), ke(exact, 0), ko(odd, 0);
-    plain.new_game(b), ke.new_game(b), ko.new_game(b);
+    SearchKnowledge plain(EvalWeights{0, 0, 0, 0, 0, 3}, 0), ke(exact, 0), ko(odd, 0), kl(light, 0);
+    plain.new_game(b), ke.new_game(b), ko.new_game(b), kl.new_game(b);
     Rng rng(seed + 300);
     for (int plies = 0; plies < 75; plies += 3) {
       const auto pos = random_ice_position(b, rng, plies);
@@ -188,6 +190,7 @@ TEST_CASE("icebreaking_eval: the evaluation's terms are the plain ones, and eval
       };
       const auto te = ke.terms(pos.ice);
       CHECK(ke.evaluate(pos.ice) * 32 == weighted(exact, te));
+      CHECK(kl.evaluate(pos.ice) * 32 == weighted(light, kl.terms(pos.ice)));
       const int wo = weighted(odd, ko.terms(pos.ice));
       CHECK(ko.evaluate(pos.ice) == static_cast<int>(std::floor((wo + 16) / 32.0)));
     }

@@ -104,7 +104,18 @@ class SearchKnowledge {
     if (w_pool_) v += w_pool_ * alternating_sum(board_, s);
     if (w_plus_) v += w_plus_ * alternating_plus(board_, s);
     if (w_odd_) v += (popcount(s) & 1) ? w_odd_ : -w_odd_;
-    if (w_tempo_ || w_alt_ || w_parity_ || w_threat_ || w_gain2_ || w_gain3_ || w_ncap_ || w_reply_) {
+    if (!(w_alt_ || w_threat_ || w_gain2_ || w_gain3_ || w_ncap_ || w_reply_)) {
+      // The shipped evaluation (the best gain, the quiet moves' parity): one light pass.
+      if (w_tempo_ || w_parity_) {
+        const int n = scanner_.scan(board_, s, facts_.data());
+        int best = 0, quiet = 0;
+        for (int i = 0; i < n; ++i) {
+          best = std::max(best, static_cast<int>(facts_[i].gain));
+          quiet += facts_[i].captured == 0;
+        }
+        v += w_tempo_ * best + ((quiet & 1) ? w_parity_ : -w_parity_);
+      }
+    } else {
       EvalTerms t;
       scan_terms(s, t, w_alt_ ? alt_k_ : 0, w_reply_ != 0);
       v += w_tempo_ * t.tempo + w_alt_ * t.alt + w_parity_ * t.parity + w_threat_ * t.threat +
