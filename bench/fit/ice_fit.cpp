@@ -31,6 +31,7 @@
 
 #include "expectimax/ice_search.hpp"
 #include "games/icebreaking/search_knowledge.hpp"
+#include "runner/runner.hpp"
 #include "tactica/icebreaking.hpp"
 #include "tactica/rng.hpp"
 
@@ -62,28 +63,13 @@ struct Row {
   std::exit(2);
 }
 
+// A seed set as every tactica command reads it (harness::parse_seeds), or one line and exit 2.
 std::vector<std::uint64_t> parse_set(const std::string& what, const std::string& s) {
-  std::vector<std::uint64_t> out;
-  std::stringstream in(s);
-  std::string part;
-  while (std::getline(in, part, ',')) {
-    const auto dash = part.find('-');
-    try {
-      std::size_t used = 0;
-      if (dash == std::string::npos) {
-        out.push_back(std::stoull(part, &used));
-        if (used != part.size()) throw std::invalid_argument(part);
-      } else {
-        const auto a = std::stoull(part.substr(0, dash)), b = std::stoull(part.substr(dash + 1));
-        if (b < a) throw std::invalid_argument(part);
-        for (auto x = a; x <= b; ++x) out.push_back(x);
-      }
-    } catch (const std::exception&) {
-      die(what + " '" + s + "': expected numbers and ranges like 101-400,7 (fix the option)");
-    }
+  try {
+    return harness::parse_seeds(s);
+  } catch (const harness::RunError& e) {
+    die(what + ": " + e.what());
   }
-  if (out.empty()) die(what + " is empty (give e.g. 101-400)");
-  return out;
 }
 
 // One seed: self-play, then every kept position's terms and deep value.
@@ -101,10 +87,8 @@ std::vector<Row> play_seed(std::uint64_t seed, std::uint64_t play_budget, int de
   set.max_depth = depth;
   set.pvs = true;
   const plugins::expectimax::IceParams d;
-  plugins::expectimax::Expectiminimax<Knowledge> deep(
-      set, plugins::common::ice::EvalWeights{d.w_pool, d.w_threat, d.w_plus, d.w_tempo, d.w_alt,
-                                             d.alt_k, d.w_parity},
-      d.qdepth, true);
+  plugins::expectimax::Expectiminimax<Knowledge> deep(set, plugins::expectimax::IceSearch::weights(d),
+                                                      d.qdepth, true);
   deep.knowledge().new_game(board);
   Knowledge terms_of(plugins::common::ice::EvalWeights{0, 0, 0, 0, 0, 3}, 0);
   terms_of.new_game(board);

@@ -71,12 +71,13 @@ class IceSearch {
   int exact_value(u128 ice) { return search_.value(ice, Knowledge::depth_limit(ice)); }
   // The static evaluation (kUnit per point) of an ice set, side to move's view.
   int evaluate(u128 ice) { return search_.knowledge().evaluate(ice); }
-
- private:
+  // The evaluation weights of the parameters (for searches built outside this class).
   static common::ice::EvalWeights weights(const IceParams& p) {
     return {p.w_pool,   p.w_threat, p.w_plus, p.w_tempo, p.w_alt, p.alt_k, p.w_parity,
             p.w_gain2,  p.w_gain3,  p.w_ncap, p.w_odd,   p.w_reply};
   }
+
+ private:
   static Search::Settings settings(const IceParams& p) {
     Search::Settings s;
     s.tt_mb = p.tt_mb;

@@ -40,8 +40,9 @@ bad() {  # EXPECTED-TEXT ARGS...
   grep -q -- "$want" bad.err || fail "'$*': $(cat bad.err)"
   [[ ! -s bad.out ]] || fail "'$*' printed results: $(cat bad.out)"
 }
-bad "expected numbers and ranges" --seeds 10-x
-bad "is empty" --seeds ""
+bad "--seeds: bad seed range .10-x." --seeds 10-x
+bad "--seeds: empty seed list" --seeds ""
+bad "listed twice" --seeds 3,3
 bad "give either" --seeds 1 --from pos.csv
 bad "give either"
 bad "unknown option" --seeds 1 --deep 3

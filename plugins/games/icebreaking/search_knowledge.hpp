@@ -76,7 +76,8 @@ class SearchKnowledge {
         w_gain3_(fine(w.gain3)),
         w_ncap_(fine(w.ncap)),
         w_odd_(fine(w.odd)),
-        w_reply_(fine(w.reply)) {
+        w_reply_(fine(w.reply)),
+        full_scan_(w_alt_ || w_threat_ || w_gain2_ || w_gain3_ || w_ncap_ || w_reply_) {
     std::uint64_t x = 0x1CEB4EA4ULL;
     for (auto& z : zob_) z = splitmix64(x);
   }
@@ -92,7 +93,7 @@ class SearchKnowledge {
     t.pool = alternating_sum(board_, s);
     t.plus = alternating_plus(board_, s);
     t.odd = (popcount(s) & 1) ? 1 : -1;
-    scan_terms(s, t, alt_k_, true);
+    scan_terms<true>(s, t, alt_k_, true);
     return t;
   }
 
@@ -104,22 +105,16 @@ class SearchKnowledge {
     if (w_pool_) v += w_pool_ * alternating_sum(board_, s);
     if (w_plus_) v += w_plus_ * alternating_plus(board_, s);
     if (w_odd_) v += (popcount(s) & 1) ? w_odd_ : -w_odd_;
-    if (!(w_alt_ || w_threat_ || w_gain2_ || w_gain3_ || w_ncap_ || w_reply_)) {
-      // The shipped evaluation (the best gain, the quiet moves' parity): one light pass.
-      if (w_tempo_ || w_parity_) {
-        const int n = scanner_.scan(board_, s, facts_.data());
-        int best = 0, quiet = 0;
-        for (int i = 0; i < n; ++i) {
-          best = std::max(best, static_cast<int>(facts_[i].gain));
-          quiet += facts_[i].captured == 0;
-        }
-        v += w_tempo_ * best + ((quiet & 1) ? w_parity_ : -w_parity_);
-      }
-    } else {
+    if (full_scan_) {
       EvalTerms t;
-      scan_terms(s, t, w_alt_ ? alt_k_ : 0, w_reply_ != 0);
+      scan_terms<true>(s, t, w_alt_ ? alt_k_ : 0, w_reply_ != 0);
       v += w_tempo_ * t.tempo + w_alt_ * t.alt + w_parity_ * t.parity + w_threat_ * t.threat +
            w_gain2_ * t.gain2 + w_gain3_ * t.gain3 + w_ncap_ * t.ncap + w_reply_ * t.reply;
+    } else if (w_tempo_ || w_parity_) {
+      // The shipped evaluation (the best gain, the quiet moves' parity): the light pass.
+      EvalTerms t;
+      scan_terms<false>(s, t, 0, false);
+      v += w_tempo_ * t.tempo + w_parity_ * t.parity;
     }
     return (v + kFine / kUnit / 2) >> kFineShift;
   }
@@ -208,13 +203,20 @@ class SearchKnowledge {
   // The terms that come from one articulation scan of s: the best gains (tempo,
   // gain2, gain3), the alternating sum of the alt_k best (0: not computed), the quiet moves'
   // parity, the capturing moves and the best capture; with reply, the other side's best gain
-  // after the move of the best gain (the lowest such cell; a second scan).
+  // after the move of the best gain (the lowest such cell; a second scan). kFull false: the
+  // light pass, tempo and parity only (the others stay 0), as cheap as the loop they were.
+  template <bool kFull>
   void scan_terms(u128 s, EvalTerms& t, int alt_k, bool reply) {
     const int n = scanner_.scan(board_, s, facts_.data());
     int g1 = -1000, g2 = -1000, g3 = -1000, quiet = 0, ncap = 0, threat = 0, best_i = 0;
     for (int i = 0; i < n; ++i) {
       const auto& f = facts_[i];
       const int g = f.gain;
+      if constexpr (!kFull) {
+        g1 = std::max(g1, g);
+        quiet += f.captured == 0;
+        continue;
+      }
       if (g > g1) {
         g3 = g2, g2 = g1, g1 = g, best_i = i;
       } else {
@@ -231,9 +233,10 @@ class SearchKnowledge {
     }
     // As the earlier single terms counted them: the best gain floored at 0, missing gains 0.
     t.tempo = std::max(g1, 0);
+    t.parity = (quiet & 1) ? 1 : -1;
+    if constexpr (!kFull) return;
     t.gain2 = n >= 2 ? g2 : 0;
     t.gain3 = n >= 3 ? g3 : 0;
-    t.parity = (quiet & 1) ? 1 : -1;
     t.ncap = ncap;
     t.threat = threat;
     if (alt_k > 0) {
@@ -297,6 +300,7 @@ class SearchKnowledge {
   GreedyRule greedy_;
   int w_pool_, w_threat_, w_plus_, w_tempo_, w_alt_, w_parity_, w_gain2_, w_gain3_, w_ncap_, w_odd_,
       w_reply_;  // 1/kFine points per unit
+  bool full_scan_;  // a term beyond tempo and parity is weighted: evaluate needs the full pass
 };
 
 }  // namespace tactica::plugins::common::ice
