@@ -49,6 +49,9 @@ const ParamTable<HanpangConfig>& hanpang_table() {
       {"danger_from", &C::w, &W::danger_from, 0, 15, "eval: where danger starts"},
       {"endgame", &C::w, &W::endgame, 0, 200,
        "eval: with this many actions left or fewer, only the largest groups still count"},
+      {"endgame_mix", &C::w, &W::endgame_mix, 0, 1,
+       "eval: inside the endgame, this much (times the share of it left) of the general "
+       "evaluation is mixed into the largest groups' value (0: none; 1: smooth at its start)"},
       {"group_pow", &C::w, &W::group_pow, 1, 4,
        "eval: a group of k tiles has potential w_group_sq * k^group_pow"},
       {"w_max_sq", &C::w, &W::max_sq, -10, 10, "eval: extra per k^2 of the largest group"},

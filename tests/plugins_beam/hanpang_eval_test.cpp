@@ -148,3 +148,39 @@ TEST_CASE("hanpang_eval: the cubic danger term (steeper near the top)") {
   CHECK(common::HanpangWeights{}.danger3 == 0.0);
   CHECK(common::beam_weights().danger3 == 0.0);
 }
+
+TEST_CASE("hanpang_eval: endgame_mix blends the general value into the horizon's") {
+  State s = board(
+      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
+      "00000000\n00000000\n"
+      "11000000\n"
+      "21300000\n"
+      "31120000\n"
+      "12233100\n"
+      "12123123\n");
+  common::HanpangWeights w;  // endgame 12, endgame_mix 0
+  w.endgame = 12;
+  // Outside the horizon the mix changes nothing.
+  s.actions = kMaxActions - 13;
+  const double general = common::evaluate(s, w);
+  w.endgame_mix = 1.0;
+  CHECK(common::evaluate(s, w) == general);
+  // Inside it: mix 0 is the horizon's value alone (the largest `left` groups at full value).
+  w.endgame_mix = 0.0;
+  s.actions = kMaxActions - 4;  // 4 actions left: t = 4/13
+  const double horizon = common::evaluate(s, w);
+  w.endgame = 0;  // the same board valued by the general evaluation
+  const double general4 = common::evaluate(s, w);
+  w.endgame = 12;
+  CHECK(horizon != doctest::Approx(general4));
+  const double t = 4.0 / 13.0;
+  w.endgame_mix = 1.0;
+  CHECK(common::evaluate(s, w) == doctest::Approx((1 - t) * horizon + t * general4));
+  w.endgame_mix = 0.5;
+  CHECK(common::evaluate(s, w) == doctest::Approx((1 - 0.5 * t) * horizon + 0.5 * t * general4));
+  // The tabulated evaluator agrees with the plain one (group_pow 2).
+  CHECK(common::HanpangEval(w)(s) == doctest::Approx(common::evaluate(s, w)));
+  // Off by default, so every measured config plays as before.
+  CHECK(common::HanpangWeights{}.endgame_mix == 0.0);
+  CHECK(common::beam_weights().endgame_mix == 0.0);
+}

@@ -53,6 +53,9 @@ struct HanpangWeights {
                                 // puts the danger in few columns)
   double danger3 = 0.0;         // per (height - danger_from)^3, summed over columns: a penalty
                                 // steeper than `danger` near the top of the column profile
+  double endgame_mix = 0.0;     // with r <= endgame actions left, this much times r/(endgame+1)
+                                // of the general evaluation is mixed into the horizon's (1: the
+                                // value goes over smoothly at the horizon; 0: the horizon only)
   bool operator==(const HanpangWeights&) const = default;
 };
 
@@ -212,6 +215,19 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
   // the one that lives longest (real rows may still open a way out).
   if (s.end == End::overflow) return score + w.overflow + 1000.0 * s.actions;
   const int left = kMaxActions - s.actions;
+  // The general evaluation: every term, the group potential from the table if one is given.
+  const auto general = [&] {
+    const HanpangFeatures f = features(s, w.danger_from, nullptr, nullptr, w.bridge_sq != 0.0, pot,
+                                       w.collapse_sq != 0.0);
+    const double group_pot = pot ? f.sum_pot : w.group_sq * static_cast<double>(f.sum_sq);
+    return score + group_pot + w.colour_sq * static_cast<double>(f.colour_sq) +
+           w.bridge_sq * static_cast<double>(f.bridge_sq) +
+           w.collapse_sq * static_cast<double>(f.collapse_sq) +
+           w.max_sq * static_cast<double>(f.max_group) * f.max_group + w.group_lin * f.in_groups +
+           w.singleton * f.singletons + w.group * f.groups + w.vgap * f.vgaps + w.hgap * f.hgaps +
+           w.tile * f.tiles + w.danger * f.danger + w.reserve_sq * static_cast<double>(f.reserve_sq) +
+           w.bump * f.bump + w.danger3 * f.danger3;
+  };
   if (left <= w.endgame) {
     // Step 1. Few actions left: at most `left` more groups can be cashed, and a cashed group
     // can still grow by merging, so count the largest `left` groups at full value.
@@ -225,17 +241,13 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
     // The closer the end, the surer the potential: blend from the general weight to 1.
     const double t = static_cast<double>(left) / (w.endgame + 1);
     const double gw = 1.0 * (1 - t) + w.group_sq * t;
-    return score + gw * pot + (w.danger * f.danger + w.danger3 * f.danger3) * t;
+    const double horizon = score + gw * pot + (w.danger * f.danger + w.danger3 * f.danger3) * t;
+    // Step 2 (endgame_mix > 0): part of the general value, most of it just inside the horizon.
+    if (w.endgame_mix == 0.0) return horizon;
+    const double lambda = w.endgame_mix * t;
+    return (1.0 - lambda) * horizon + lambda * general();
   }
-  const HanpangFeatures f = features(s, w.danger_from, nullptr, nullptr, w.bridge_sq != 0.0, pot,
-                                     w.collapse_sq != 0.0);
-  const double group_pot = pot ? f.sum_pot : w.group_sq * static_cast<double>(f.sum_sq);
-  return score + group_pot + w.colour_sq * static_cast<double>(f.colour_sq) + w.bridge_sq * static_cast<double>(f.bridge_sq) +
-         w.collapse_sq * static_cast<double>(f.collapse_sq) +
-         w.max_sq * static_cast<double>(f.max_group) * f.max_group + w.group_lin * f.in_groups +
-         w.singleton * f.singletons + w.group * f.groups + w.vgap * f.vgaps + w.hgap * f.hgaps +
-         w.tile * f.tiles + w.danger * f.danger + w.reserve_sq * static_cast<double>(f.reserve_sq) +
-         w.bump * f.bump + w.danger3 * f.danger3;
+  return general();
 }
 
 // A board evaluator with the group potential tabulated (any group_pow at the cost of k^2).
