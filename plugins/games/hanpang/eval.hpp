@@ -215,10 +215,8 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
   // the one that lives longest (real rows may still open a way out).
   if (s.end == End::overflow) return score + w.overflow + 1000.0 * s.actions;
   const int left = kMaxActions - s.actions;
-  // The general evaluation: every term, the group potential from the table if one is given.
-  const auto general = [&] {
-    const HanpangFeatures f = features(s, w.danger_from, nullptr, nullptr, w.bridge_sq != 0.0, pot,
-                                       w.collapse_sq != 0.0);
+  // The general evaluation of f (features with every term the weights ask for).
+  const auto general = [&](const HanpangFeatures& f) {
     const double group_pot = pot ? f.sum_pot : w.group_sq * static_cast<double>(f.sum_sq);
     return score + group_pot + w.colour_sq * static_cast<double>(f.colour_sq) +
            w.bridge_sq * static_cast<double>(f.bridge_sq) +
@@ -233,21 +231,25 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
     // can still grow by merging, so count the largest `left` groups at full value.
     std::array<int, kRows * kCols> sizes;
     int n = 0;
-    const HanpangFeatures f = features(s, w.danger_from, sizes.data(), &n);
+    // One pass gives the sizes and, with endgame_mix, the general evaluation's features too.
+    const bool mix = w.endgame_mix != 0.0;
+    const HanpangFeatures f = features(s, w.danger_from, sizes.data(), &n, mix && w.bridge_sq != 0.0,
+                                       mix ? pot : nullptr, mix && w.collapse_sq != 0.0);
     const int take = std::min(n, left);
     std::partial_sort(sizes.begin(), sizes.begin() + take, sizes.begin() + n, std::greater<>());
-    double pot = 0;
-    for (int i = 0; i < take; ++i) pot += static_cast<double>(sizes[i]) * sizes[i];
+    double largest = 0;  // (not `pot`: that is the group potential table)
+    for (int i = 0; i < take; ++i) largest += static_cast<double>(sizes[i]) * sizes[i];
     // The closer the end, the surer the potential: blend from the general weight to 1.
     const double t = static_cast<double>(left) / (w.endgame + 1);
     const double gw = 1.0 * (1 - t) + w.group_sq * t;
-    const double horizon = score + gw * pot + (w.danger * f.danger + w.danger3 * f.danger3) * t;
+    const double horizon = score + gw * largest + (w.danger * f.danger + w.danger3 * f.danger3) * t;
     // Step 2 (endgame_mix > 0): part of the general value, most of it just inside the horizon.
-    if (w.endgame_mix == 0.0) return horizon;
+    if (!mix) return horizon;
     const double lambda = w.endgame_mix * t;
-    return (1.0 - lambda) * horizon + lambda * general();
+    return (1.0 - lambda) * horizon + lambda * general(f);
   }
-  return general();
+  return general(features(s, w.danger_from, nullptr, nullptr, w.bridge_sq != 0.0, pot,
+                          w.collapse_sq != 0.0));
 }
 
 // A board evaluator with the group potential tabulated (any group_pow at the cost of k^2).
