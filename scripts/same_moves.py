@@ -53,7 +53,11 @@ def moves_of(tactica, args, budget):
         opt = "--set" if args[0] == "hanpang" else "--each"  # one agent: --set key=value
         # A bank no budget can spend: the node budget alone decides every move (with the
         # platform's 5,000 ms a large budget runs the bank down and the clock decides the end).
-        clock = ["--bank-ms", "1e7"] + (["--cpu-ms", "1e7"] if args[0] == "icebreaking" else [])
+        # Both the judge's and the agent's own: the agent plans with its time.bank_ms (and
+        # Icebreaking's time.cpu_cap_ms), and would cut its searches short as that runs low.
+        clock = ["--bank-ms", "1e7", opt, "time.bank_ms=3600000"]
+        if args[0] == "icebreaking":
+            clock += ["--cpu-ms", "1e7", opt, "time.cpu_cap_ms=3600000"]
         cmd = [tactica, "judge", *args, opt, f"time.node_budget={budget}", *clock, "--replay", replay]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if not os.path.exists(replay):
