@@ -23,6 +23,9 @@ const ParamTable<HanpangConfig>& hanpang_table() {
       {"op_mix", &C::op_mix, 0, 1, "second opinion: its weight against the phantom search's value"},
       {"op_share", &C::op_share, 0, 0.99,
        "second opinion: share of the move's budget or time planned for it"},
+      {"op_halve", &C::op_halve, 0, 6,
+       "second opinion: stages after the first, each giving op_samples more rows to the better "
+       "half of the roots (at least two) by their value so far (sequential halving; 0: off)"},
       {"op_rows", &C::op_rows, 1, 5,
        "second opinion: sampled rows ahead (the first is seen before our next move; later ones "
        "are clairvoyant), phantom rows after them"},

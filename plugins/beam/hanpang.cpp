@@ -7,7 +7,8 @@
 // move's value is its best leaf. Second opinion: the op_k best root moves are played again,
 // each followed by op_samples sampled next rows (the same rows for every root: the row our next
 // decision will see), and each of those boards is valued by a phantom beam of op_depth moves; a
-// root's final value mixes the mean over the rows with its phantom value (op_mix).
+// root's final value mixes the mean over the rows with its phantom value (op_mix). With op_halve,
+// the better half of the roots by that value gets op_samples more rows, op_halve times.
 // phantom=false instead runs beams on `samples` sampled futures (sequences of random rows) and
 // adds up each root move's best leaf over them. Searches stop at the soft deadline (or the node
 // budget) and the published move is refreshed after each completed stage.
@@ -140,54 +141,84 @@ class BeamHanpang final : public HanpangStrategy {
     else if (!limits.deadline.unlimited())
       avail = std::chrono::duration<double>(limits.deadline.soft_budget()).count() *
               std::max(0.0, 1.0 - limits.deadline.soft_fraction()) * rate_ * cfg_.time_gain;
-    const double per_width = 1.15 * k * cfg_.op_samples * std::max(1, depth2) * std::max(8, nroots);
+    // Rounds per stage: op_samples; roots per stage: k, then the better half (at least two) in
+    // each of the op_halve stages after it (sequential halving: close contenders get more rows).
+    const int stages = 1 + std::max(0, cfg_.op_halve);
+    int planned = 0;
+    for (int a = k, st = 0; st < stages; ++st, a = halved(a)) planned += a;
+    const double per_width =
+        1.15 * planned * cfg_.op_samples * std::max(1, depth2) * std::max(8, nroots);
     const int width = static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(cfg_.op_width)));
     op_sum_.assign(static_cast<std::size_t>(k), 0.0);
     op_val_.assign(static_cast<std::size_t>(k), 0.0);
-    int rounds = 0;
+    op_n_.assign(static_cast<std::size_t>(k), 0);
+    alive_.resize(static_cast<std::size_t>(k));
+    for (int j = 0; j < k; ++j) alive_[j] = j;
+    const auto mixed = [&](int j) {
+      return cfg_.op_mix * op_sum_[j] / std::max(1, op_n_[j]) +
+             (1.0 - cfg_.op_mix) * root_sum_[top_[j]];
+    };
+    long evals = 0;  // root-row evaluations completed, for the clock's estimate of the next round
     Row row;
-    for (int r = 0; r < cfg_.op_samples; ++r) {
-      // On the clock, another round only if it should end before the soft deadline.
-      if (r > 0 && !limits.node_budget && !limits.deadline.unlimited() &&
-          limits.deadline.soft_fraction() * (r + 1) / r > 1.0)
-        break;
-      // Stratified rows (op_cycle): a random row, then the same row with its colours cycled
-      // twice, so that every cell of the new row takes each colour once in three rounds.
-      if (!cfg_.op_cycle || r % 3 == 0)
-        row = Row::random(rng);
-      else
-        common::cycle_colours(row);
-      Row extra[4];
-      const int nextra = std::clamp(cfg_.op_rows - 1, 0, 4);
-      for (int e = 0; e < nextra; ++e) extra[e] = Row::random(rng);
-      world.future(extra, nextra, 1);
-      bool ok = true;
-      for (int j = 0; j < k && ok; ++j) {
-        State c = s;
-        c.remove(roots[top_[j]].cells);
-        if (!c.over()) c.push_row(row);
-        if (c.over() || depth2 == 0) {
-          op_val_[j] = eval_(c);
-        } else {
-          ok = beam_.pass(game_, world, c, depth2, width, budget);
-          op_val_[j] = *std::max_element(beam_.root_values().begin(), beam_.root_values().end());
-        }
+    bool ok = true;
+    for (int st = 0; st < stages && ok; ++st) {
+      if (st > 0) {
+        // The better half by the mixed value goes on (stable: ties keep the phantom order).
+        std::stable_sort(alive_.begin(), alive_.end(),
+                         [&](int a, int b) { return mixed(a) > mixed(b); });
+        alive_.resize(static_cast<std::size_t>(halved(static_cast<int>(alive_.size()))));
       }
-      if (!ok) break;
-      for (int j = 0; j < k; ++j) op_sum_[j] += op_val_[j];
-      ++rounds;
+      const int na = static_cast<int>(alive_.size());
+      for (int r = 0; r < cfg_.op_samples && ok; ++r) {
+        // On the clock, another round only if it should end before the soft deadline.
+        if (evals > 0 && !limits.node_budget && !limits.deadline.unlimited() &&
+            limits.deadline.soft_fraction() * static_cast<double>(evals + na) / evals > 1.0) {
+          ok = false;
+          break;
+        }
+        // Stratified rows (op_cycle): a random row, then the same row with its colours cycled
+        // twice, so that every cell of the new row takes each colour once in three rounds.
+        if (!cfg_.op_cycle || r % 3 == 0)
+          row = Row::random(rng);
+        else
+          common::cycle_colours(row);
+        Row extra[4];
+        const int nextra = std::clamp(cfg_.op_rows - 1, 0, 4);
+        for (int e = 0; e < nextra; ++e) extra[e] = Row::random(rng);
+        world.future(extra, nextra, 1);
+        for (int j : alive_) {
+          State c = s;
+          c.remove(roots[top_[j]].cells);
+          if (!c.over()) c.push_row(row);
+          if (c.over() || depth2 == 0) {
+            op_val_[j] = eval_(c);
+          } else {
+            ok = beam_.pass(game_, world, c, depth2, width, budget);
+            if (!ok) break;
+            op_val_[j] = *std::max_element(beam_.root_values().begin(), beam_.root_values().end());
+          }
+        }
+        if (!ok) break;
+        for (int j : alive_) op_sum_[j] += op_val_[j], ++op_n_[j];
+        evals += na;
+      }
     }
-    if (rounds == 0) return -1;
-    int bj = 0;
+    // The choice: among the roots with the most rounds (the last stage's, all on the same rows).
+    const int most = *std::max_element(op_n_.begin(), op_n_.end());
+    if (most == 0) return -1;
+    int bj = -1;
     double bv = -1e300;
     for (int j = 0; j < k; ++j) {
-      const double v =
-          cfg_.op_mix * op_sum_[j] / rounds + (1.0 - cfg_.op_mix) * root_sum_[top_[j]];
-      if (v > bv) bv = v, bj = j;
+      if (op_n_[j] != most) continue;
+      const double v = mixed(j);
+      if (bj < 0 || v > bv) bv = v, bj = j;
     }
     stats_.value = bv;
     return roots[top_[bj]].rep;
   }
+
+  // Roots in the stage after one of `a` roots: the better half, at least two (or a, if fewer).
+  static int halved(int a) { return std::max(std::min(a, 2), (a + 1) / 2); }
 
   Config cfg_;
   common::HanpangEval eval_;
@@ -195,7 +226,7 @@ class BeamHanpang final : public HanpangStrategy {
   Beam<HanpangGame, RowWorld> beam_;
   std::uint64_t seed_ = 0;
   std::vector<double> root_sum_, op_sum_, op_val_;
-  std::vector<int> top_;
+  std::vector<int> top_, op_n_, alive_;
   double rate_ = 4e5;  // nodes per second, measured on the clock (not used on a node budget)
   SearchStats stats_;
 };

@@ -25,6 +25,8 @@ struct HanpangConfig {
   int op_depth = 6;
   double op_mix = 0.5;
   double op_share = 0.8;  // share of the budget/time planned for the second opinion
+  int op_halve = 0;     // second opinion: stages after the first, each on the better half of the
+                        // roots (at least two) with op_samples more rows (sequential halving)
   int op_rows = 1;      // sampled rows in the second opinion (beyond them: phantom rows), 1..5
   bool op_cycle = false;  // second opinion: rows in threes, colours cycled (stratified)
   int main_rows = 0;    // phantom mode: sampled rows (one future) after the first moves of the

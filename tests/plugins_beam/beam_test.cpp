@@ -97,6 +97,7 @@ TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on 
                    {{"main_rows", 2}, {"op_rows", 2}},
                    {{"lift_layers", 3}, {"op_k", 20}, {"op_mix", 1.0}},
                    {{"op_cycle", 1}, {"op_samples", 6}},
+                   {{"op_halve", 2}, {"op_k", 8}, {"op_samples", 2}},
                    {{"op_k", 0}}}) {
     const auto p = params(GameKind::hanpang, set);
     auto a = beam::make_hanpang(p);
@@ -109,6 +110,9 @@ TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on 
   auto on = beam::make_hanpang(params(GameKind::hanpang));
   auto off = beam::make_hanpang(params(GameKind::hanpang, {{"op_k", 0}}));
   CHECK(play_hanpang(*on, 7, 50, budget(3000)) != play_hanpang(*off, 7, 50, budget(3000)));
+  // So does sequential halving (more rows for the close contenders).
+  auto halve = beam::make_hanpang(params(GameKind::hanpang, {{"op_halve", 2}}));
+  CHECK(play_hanpang(*halve, 7, 50, budget(3000)) != play_hanpang(*on, 7, 50, budget(3000)));
 }
 
 TEST_CASE("beam hanpang: the only move that does not overflow") {
@@ -160,6 +164,15 @@ TEST_CASE("beam hanpang: the second opinion stops at the deadline") {
                                                           {"op_depth", 50}}));
   st->new_game(4);
   move_keeps_to_deadline(*st, testing::rows_board(4, 10));
+  // The same with halving stages after the first (the clock's estimate counts their roots).
+  auto halve = beam::make_hanpang(params(GameKind::hanpang, {{"width", 4},
+                                                             {"op_k", 120},
+                                                             {"op_samples", 64},
+                                                             {"op_halve", 6},
+                                                             {"op_width", 2000},
+                                                             {"op_depth", 50}}));
+  halve->new_game(4);
+  move_keeps_to_deadline(*halve, testing::rows_board(4, 10));
 }
 
 TEST_CASE("beam icebreaking: legal moves, both sides, against greedy") {
