@@ -55,6 +55,9 @@ const ParamTable<HanpangConfig>& hanpang_table() {
       {"endgame_mix", &C::w, &W::endgame_mix, 0, 1,
        "eval: inside the endgame, this much (times the share of it left) of the general "
        "evaluation is mixed into the largest groups' value (0: none; 1: smooth at its start)"},
+      {"late_death", &C::w, &W::late_death, 0, 200,
+       "eval: an overflow with this many actions left or fewer is worth its points (kept by the "
+       "rules) instead of the overflow penalty (0: every overflow before action 200 is penalised)"},
       {"group_pow", &C::w, &W::group_pow, 1, 4,
        "eval: a group of k tiles has potential w_group_sq * k^group_pow"},
       {"w_max_sq", &C::w, &W::max_sq, -10, 10, "eval: extra per k^2 of the largest group"},

@@ -184,3 +184,38 @@ TEST_CASE("hanpang_eval: endgame_mix blends the general value into the horizon's
   CHECK(common::HanpangWeights{}.endgame_mix == 0.0);
   CHECK(common::beam_weights().endgame_mix == 0.0);
 }
+
+TEST_CASE("hanpang_eval: late_death values a late overflow at its points") {
+  // Column 0 is full (15 tiles): taking the colour-3 group of columns 2-7 leaves it full, so the
+  // removal ends the game by overflow, its 36 points kept.
+  State s = board(
+      "10000000\n10000000\n10000000\n10000000\n10000000\n10000000\n10000000\n10000000\n"
+      "10000000\n10000000\n10000000\n10000000\n10000000\n10000000\n22333333\n");
+  s.score = 5000;
+  s.actions = kMaxActions - 4;
+  const int c = cell(7, 0);
+  REQUIRE(s.overflows(s.group_at(c)));
+  State dead = s;
+  dead.play(c);
+  REQUIRE(dead.end == End::overflow);
+  CHECK(dead.score == 5036);
+  common::HanpangWeights w;
+  // Off (the default): the penalty, far below any living board.
+  CHECK(common::HanpangWeights{}.late_death == 0);
+  CHECK(common::beam_weights().late_death == 0);
+  CHECK(common::evaluate(dead, w) < -500000);
+  // 3 actions were left after it: worth its points once late_death is 3 or more, not at 2.
+  w.late_death = 2;
+  CHECK(common::evaluate(dead, w) < -500000);
+  w.late_death = 3;
+  CHECK(common::evaluate(dead, w) == 5036.0);
+  CHECK(common::HanpangEval(w)(dead) == 5036.0);
+  // A living board keeps its value whatever late_death says.
+  State alive = s;
+  alive.play(cell(0, 0));  // the tall column's group: no overflow
+  REQUIRE(alive.end == End::none);
+  w.late_death = 0;
+  const double v = common::evaluate(alive, w);
+  w.late_death = 200;
+  CHECK(common::evaluate(alive, w) == v);
+}

@@ -56,6 +56,9 @@ struct HanpangWeights {
   double endgame_mix = 0.0;     // with r <= endgame actions left, this much times r/(endgame+1)
                                 // of the general evaluation is mixed into the horizon's (1: the
                                 // value goes over smoothly at the horizon; 0: the horizon only)
+  int late_death = 0;           // an overflow with this many actions left or fewer is worth its
+                                // points (they are kept; only the actions left are lost) instead
+                                // of the overflow penalty (0: every overflow before 200 is)
   bool operator==(const HanpangWeights&) const = default;
 };
 
@@ -206,15 +209,20 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
 
 // The value of a decision state (after the row of this turn was pushed, as the strategy sees it):
 // points so far plus the board's potential. Over states get their exact score (overflow before
-// action 200 is penalised so that dying is never preferred to living).
+// action 200 is penalised so that dying is never preferred to living, unless late_death says the
+// end was near enough that the points kept may beat the actions lost).
 inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, const double* pot) {
   using namespace hanpang;
   const double score = static_cast<double>(s.score);
   if (s.end == End::max_actions) return score;
-  // Dying later is better than dying sooner: a search whose horizon sees only dead lines keeps
-  // the one that lives longest (real rows may still open a way out).
-  if (s.end == End::overflow) return score + w.overflow + 1000.0 * s.actions;
   const int left = kMaxActions - s.actions;
+  if (s.end == End::overflow) {
+    // Late in the game an overflow only forfeits the last few actions: its points are final.
+    if (left <= w.late_death) return score;
+    // Dying later is better than dying sooner: a search whose horizon sees only dead lines keeps
+    // the one that lives longest (real rows may still open a way out).
+    return score + w.overflow + 1000.0 * s.actions;
+  }
   // The general evaluation of f (features with every term the weights ask for).
   const auto general = [&](const HanpangFeatures& f) {
     const double group_pot = pot ? f.sum_pot : w.group_sq * static_cast<double>(f.sum_sq);
