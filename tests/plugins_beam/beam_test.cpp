@@ -156,23 +156,18 @@ TEST_CASE("beam hanpang: time_gain widens the search but keeps to the deadline")
 }
 
 TEST_CASE("beam hanpang: the second opinion stops at the deadline") {
-  // A small main beam leaves almost all of the time to an opinion far too big to finish.
-  auto st = beam::make_hanpang(params(GameKind::hanpang, {{"width", 4},
-                                                          {"op_k", 120},
-                                                          {"op_samples", 256},
-                                                          {"op_width", 2000},
-                                                          {"op_depth", 50}}));
-  st->new_game(4);
-  move_keeps_to_deadline(*st, testing::rows_board(4, 10));
-  // The same with halving stages after the first (the clock's estimate counts their roots).
-  auto halve = beam::make_hanpang(params(GameKind::hanpang, {{"width", 4},
-                                                             {"op_k", 120},
-                                                             {"op_samples", 64},
-                                                             {"op_halve", 6},
-                                                             {"op_width", 2000},
-                                                             {"op_depth", 50}}));
-  halve->new_game(4);
-  move_keeps_to_deadline(*halve, testing::rows_board(4, 10));
+  // A small main beam leaves almost all of the time to an opinion far too big to finish; the
+  // second also with halving stages after the first (the clock's estimate counts their roots).
+  for (double halve : {0.0, 6.0}) {
+    auto st = beam::make_hanpang(params(GameKind::hanpang, {{"width", 4},
+                                                            {"op_k", 120},
+                                                            {"op_samples", halve ? 64 : 256},
+                                                            {"op_halve", halve},
+                                                            {"op_width", 2000},
+                                                            {"op_depth", 50}}));
+    st->new_game(4);
+    move_keeps_to_deadline(*st, testing::rows_board(4, 10));
+  }
 }
 
 TEST_CASE("beam icebreaking: legal moves, both sides, against greedy") {
