@@ -5,7 +5,8 @@ A redesign must not change what a config plays. With `time.node_budget = N` ever
 repeatable, so a config's moves on a seed are a fingerprint. This plays each config of
 configs/<game>/ with this tree's `tactica` and with a reference install's (e.g. one made by
 `cmake --install build/release --prefix /tmp/ref` at the commit before the change), through the
-real judge with --replay (with a bank of 10^7 ms, so that the budget, never the clock, decides),
+real judge with --replay (the judge's bank 10^7 ms, the agent's own time.bank_ms and cpu cap an
+hour, so that the budget, never the clock, decides),
 and compares the moves one by one:
 
   Hanpang:     each config alone on each seed;

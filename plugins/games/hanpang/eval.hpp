@@ -58,7 +58,8 @@ struct HanpangWeights {
                                 // value goes over smoothly at the horizon; 0: the horizon only)
   int late_death = 0;           // an overflow with this many actions left or fewer is worth its
                                 // points (they are kept; only the actions left are lost) instead
-                                // of the overflow penalty (0: every overflow before 200 is)
+                                // of the overflow penalty (0: off, every overflow before
+                                // action 200 is penalised)
   bool operator==(const HanpangWeights&) const = default;
 };
 
