@@ -48,12 +48,14 @@ void BM_HanpangEval(benchmark::State& state) {
   const auto s = hanpang_board(static_cast<int>(state.range(0)), 7);
   auto w = plugins::common::beam_weights();
   if (!state.range(1)) w.bridge_sq = 0.0;
+  if (state.range(2)) w.collapse_sq = 0.06;  // as in configs/hanpang/submit.toml
   const plugins::common::HanpangEval ev(w);
   for (auto _ : state) benchmark::DoNotOptimize(ev(s));
   state.SetItemsProcessed(state.iterations());
-  state.SetLabel(std::to_string(s.tiles()) + " tiles" + (w.bridge_sq != 0 ? ", bridged" : ""));
+  state.SetLabel(std::to_string(s.tiles()) + " tiles" + (w.bridge_sq != 0 ? ", bridged" : "") +
+                 (w.collapse_sq != 0 ? ", collapsed" : ""));
 }
-BENCHMARK(BM_HanpangEval)->Args({9, 0})->Args({13, 0})->Args({13, 1});
+BENCHMARK(BM_HanpangEval)->Args({9, 0, 0})->Args({13, 0, 0})->Args({13, 1, 0})->Args({13, 1, 1});
 
 void BM_BeamIcebreakingChoose(benchmark::State& state) {
   const auto board = icebreaking::Board::from_seed(3);

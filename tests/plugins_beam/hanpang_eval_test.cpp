@@ -1,4 +1,7 @@
 // plugins/games/hanpang/eval.hpp: features on hand-built boards, and the evaluation's order.
+#include <algorithm>
+#include <array>
+
 #include <doctest/doctest.h>
 
 #include "games/hanpang/eval.hpp"
@@ -22,6 +25,105 @@ const char* kSmall =
     "10000000\n"
     "21300000\n"
     "11322000\n";
+
+// The reference twin of common::features: one plain flood fill per group, colour by colour
+// (the first version; the fast one reads small groups off neighbour masks instead).
+common::HanpangFeatures features_reference(const State& s, int danger_from, int* sizes, int* nsizes,
+                                           bool bridged, const double* pot, bool collapsed) {
+  common::HanpangFeatures f;
+  const u128 occ = s.occupied();
+  f.tiles = popcount(occ);
+  int ns = 0;
+  for (int k = 0; k < kColours; ++k) {
+    const u128 p = s.planes[k];
+    const u128 others = occ & ~p;
+    const int np = popcount(p);
+    f.colour_sq += np * np;
+    f.reserve_sq = std::max<std::int64_t>(f.reserve_sq, np * np);
+    u128 rest = p & neighbours<kLane>(p);
+    const int singles = popcount(p & ~rest);
+    f.singletons += singles;
+    f.groups += singles;
+    if (sizes)
+      for (int i = 0; i < singles; ++i) sizes[ns++] = 1;
+    while (rest) {
+      const u128 g = flood_fill<kLane>(bit128(lowest_bit(rest)), rest);
+      rest &= ~g;
+      const int n = popcount(g);
+      ++f.groups;
+      f.sum_sq += n * n;
+      if (pot) f.sum_pot += pot[n];
+      f.in_groups += n;
+      f.max_group = std::max(f.max_group, n);
+      if (sizes) sizes[ns++] = n;
+    }
+    // Same colour two apart with another colour's tile between (occupied, so gravity-stable).
+    f.vgaps += popcount(p & (p >> 2) & (others >> 1) & common::detail::kLow13);
+    f.hgaps += popcount(p & (p >> (2 * kLane)) & (others >> kLane));
+    if (collapsed) {
+      // Runs of adjacent columns that hold this colour: with every other colour removed, their
+      // tiles would fall to the bottom and form one group.
+      int run = 0;
+      for (int c = 0; c < kCols; ++c) {
+        const int n = popcount(p & lane_mask(c));
+        if (n) {
+          run += n;
+        } else {
+          f.collapse_sq += static_cast<std::int64_t>(run) * run;
+          run = 0;
+        }
+      }
+      f.collapse_sq += static_cast<std::int64_t>(run) * run;
+    }
+    if (bridged) {
+      // Other-coloured tiles with this colour on both sides (vertically or horizontally).
+      const u128 bridges = others & (((p << 1) & (p >> 1)) | ((p << kLane) & (p >> kLane)));
+      u128 within = p | bridges;
+      u128 todo = p & (neighbours<kLane>(within) & within);
+      while (todo) {
+        const u128 g = flood_fill<kLane>(bit128(lowest_bit(todo)), within);
+        todo &= ~g;
+        within &= ~g;
+        const int m = popcount(g & p);
+        f.bridge_sq += m * m;
+      }
+    }
+  }
+  if (f.max_group == 0 && f.tiles) f.max_group = 1;
+  int prev_h = -1;
+  for (int c = 0; c < kCols; ++c) {
+    // The highest occupied height, not the tile count: boards searched with phantom rows
+    // (empty bottom rows standing for rows of unknown colour) have gaps below their tiles.
+    const int h = 32 - std::countl_zero(static_cast<std::uint32_t>(occ >> (c * kLane)) & 0x7FFFu);
+    f.max_height = std::max(f.max_height, h);
+    if (h > danger_from) {
+      const int e = h - danger_from;
+      f.danger += e * e;
+      f.danger3 += e * e * e;
+    }
+    if (prev_h >= 0) f.bump += (h - prev_h) * (h - prev_h);
+    prev_h = h;
+  }
+  if (nsizes) *nsizes = ns;
+  return f;
+}
+
+// A random board as searches see them: random columns under gravity, sometimes lifted by
+// phantom rows (empty bottom cells), sometimes with a group removed over such a gap.
+State random_board(Rng& rng) {
+  State s;
+  const int rows = 1 + static_cast<int>(rng.below(15));
+  for (int i = 0; i < rows; ++i) s.push_row(Row::random(rng));
+  const int lifts = static_cast<int>(rng.below(4));
+  for (int i = 0; i < lifts && !s.over(); ++i) common::push_phantom_row(s);
+  if (rng.below(2) && s.tiles()) {
+    GroupList gl;
+    s.groups(gl);
+    s.remove(gl[static_cast<int>(rng.below(static_cast<std::uint32_t>(gl.size())))].cells);
+  }
+  s.end = End::none;
+  return s;
+}
 
 }  // namespace
 
@@ -218,4 +320,46 @@ TEST_CASE("hanpang_eval: late_death values a late overflow at its points") {
   const double v = common::evaluate(alive, w);
   w.late_death = 200;
   CHECK(common::evaluate(alive, w) == v);
+}
+
+TEST_CASE("hanpang_eval: the fast features equal the reference twin's on random boards") {
+  Rng rng(20261202);
+  std::array<double, kRows * kCols + 1> pot{};
+  for (int k = 2; k <= kRows * kCols; ++k) pot[k] = 0.6 * k * k;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const State s = random_board(rng);
+    const bool bridged = trial % 2, collapsed = trial % 3 == 0;
+    const int from = 9 + trial % 4;
+    std::array<int, kRows * kCols> sa{}, sb{};
+    int na = -1, nb = -1;
+    const auto a = common::features(s, from, sa.data(), &na, bridged, pot.data(), collapsed);
+    const auto b = features_reference(s, from, sb.data(), &nb, bridged, pot.data(), collapsed);
+    INFO(s.to_text());
+    CHECK(a.tiles == b.tiles);
+    CHECK(a.groups == b.groups);
+    CHECK(a.singletons == b.singletons);
+    CHECK(a.max_group == b.max_group);
+    CHECK(a.max_height == b.max_height);
+    CHECK(a.sum_sq == b.sum_sq);
+    CHECK(a.sum_pot == doctest::Approx(b.sum_pot).epsilon(1e-12));
+    CHECK(a.in_groups == b.in_groups);
+    CHECK(a.vgaps == b.vgaps);
+    CHECK(a.hgaps == b.hgaps);
+    CHECK(a.danger == b.danger);
+    CHECK(a.danger3 == b.danger3);
+    CHECK(a.bridge_sq == b.bridge_sq);
+    CHECK(a.colour_sq == b.colour_sq);
+    CHECK(a.collapse_sq == b.collapse_sq);
+    CHECK(a.reserve_sq == b.reserve_sq);
+    CHECK(a.bump == b.bump);
+    // The same multiset of group sizes (the order differs).
+    REQUIRE(na == nb);
+    std::sort(sa.begin(), sa.begin() + na);
+    std::sort(sb.begin(), sb.begin() + nb);
+    CHECK(std::equal(sa.begin(), sa.begin() + na, sb.begin()));
+    // Without the optional outputs the counts are the same.
+    const auto c = common::features(s, from);
+    CHECK(c.groups == b.groups);
+    CHECK(c.sum_sq == b.sum_sq);
+  }
 }

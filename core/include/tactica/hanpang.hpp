@@ -118,7 +118,7 @@ class State {
     // The rest two groups at a time: from the lowest and the highest cell left (the same group
     // if the first fill reaches the second seed).
     for (u128 rest = sh.rest; rest;) {
-      const u128 a = rest & (~rest + 1), b = highest(rest);
+      const u128 a = rest & (~rest + 1), b = detail::highest(rest);
       const int ca = colour_of(a), cb = colour_of(b);
       const auto [ga, gb] = detail::fill2(a, rest & planes[ca - 1], b, rest & planes[cb - 1]);
       items[n++] = Group{ga, popcount(ga), lowest_bit(a), ca};
@@ -213,13 +213,6 @@ class State {
   friend bool operator==(const State&, const State&) = default;
 
  private:
-  // The highest cell of a non-empty set, as a set.
-  static u128 highest(u128 s) {
-    const auto hi = static_cast<std::uint64_t>(s >> 64), lo = static_cast<std::uint64_t>(s);
-    return hi ? u128{std::uint64_t{1} << (63 - std::countl_zero(hi))} << 64
-              : u128{std::uint64_t{1} << (63 - std::countl_zero(lo))};
-  }
-
   // The colour (1..3) of the tile `b` (one cell, holding a tile), without branches.
   int colour_of(u128 b) const {
     return 1 + static_cast<int>((planes[1] & b) != 0) + 2 * static_cast<int>((planes[2] & b) != 0);

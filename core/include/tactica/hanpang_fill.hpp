@@ -74,6 +74,13 @@ struct Set {
 };
 #endif
 
+// The highest cell of a non-empty set, as a set.
+inline u128 highest(u128 s) {
+  const auto hi = static_cast<std::uint64_t>(s >> 64), lo = static_cast<std::uint64_t>(s);
+  return hi ? u128{std::uint64_t{1} << (63 - std::countl_zero(hi))} << 64
+            : u128{std::uint64_t{1} << (63 - std::countl_zero(lo))};
+}
+
 inline Set grow(Set x, Set within) { return (x | up(x) | down(x) | right(x) | left(x)) & within; }
 
 // Most groups left for a fill are complete after this many steps: those are taken without a

@@ -107,6 +107,15 @@ inline constexpr u128 kHeightsBelow(int top) {  // heights 0..top-1 of every col
 }
 inline constexpr u128 kLow13 = kHeightsBelow(hanpang::kRows - 2);  // a cell two above exists
 
+// The number of set bits of each 16-bit lane of x, in the low byte of that lane.
+inline constexpr std::uint64_t lane_counts(std::uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ULL);
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return (x + (x >> 8)) & 0x00FF00FF00FF00FFULL;
+}
+static_assert(lane_counts(0xFFFF'0001'7FFF'0000ULL) == 0x0010'0001'000F'0000ULL);
+
 }  // namespace detail
 
 // Column heights of a state (gravity keeps each column a run of low bits).
@@ -126,6 +135,10 @@ inline void push_phantom_row(hanpang::State& s) {
 }
 
 // All features of s. `sizes` (optional, capacity 120) receives every group size, for the horizon.
+// The groups are found the way hanpang::State::groups finds them (the hot loop of every search):
+// single tiles, isolated pairs and stars are counted off same-colour neighbour masks, only the
+// other groups are flood-filled (two at a time, in SSE2 registers). The obvious version, one
+// flood fill per group, is the reference twin in tests/plugins_beam/hanpang_eval_test.cpp.
 inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* sizes = nullptr,
                                 int* nsizes = nullptr, bool bridged = false,
                                 const double* pot = nullptr, bool collapsed = false) {
@@ -134,38 +147,28 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
   const u128 occ = s.occupied();
   f.tiles = popcount(occ);
   int ns = 0;
+  // Step 1. Per colour: counts, near-connections, collapsed masses, and the bridged masses that
+  // hold a bridge (the others are the colour's groups of two or more: step 2 adds them).
+  u128 in_bridged = 0;  // the tiles of every mass counted here
   for (int k = 0; k < kColours; ++k) {
     const u128 p = s.planes[k];
     const u128 others = occ & ~p;
     const int np = popcount(p);
     f.colour_sq += np * np;
     f.reserve_sq = std::max<std::int64_t>(f.reserve_sq, np * np);
-    u128 rest = p & neighbours<kLane>(p);
-    const int singles = popcount(p & ~rest);
-    f.singletons += singles;
-    f.groups += singles;
-    if (sizes)
-      for (int i = 0; i < singles; ++i) sizes[ns++] = 1;
-    while (rest) {
-      const u128 g = flood_fill<kLane>(bit128(lowest_bit(rest)), rest);
-      rest &= ~g;
-      const int n = popcount(g);
-      ++f.groups;
-      f.sum_sq += n * n;
-      if (pot) f.sum_pot += pot[n];
-      f.in_groups += n;
-      f.max_group = std::max(f.max_group, n);
-      if (sizes) sizes[ns++] = n;
-    }
     // Same colour two apart with another colour's tile between (occupied, so gravity-stable).
     f.vgaps += popcount(p & (p >> 2) & (others >> 1) & detail::kLow13);
     f.hgaps += popcount(p & (p >> (2 * kLane)) & (others >> kLane));
     if (collapsed) {
       // Runs of adjacent columns that hold this colour: with every other colour removed, their
       // tiles would fall to the bottom and form one group.
+      // The tile count of every column at once (a popcount per 16-bit lane, in the lane's
+      // low byte), then read column by column.
+      const std::uint64_t counts[2] = {detail::lane_counts(static_cast<std::uint64_t>(p)),
+                                       detail::lane_counts(static_cast<std::uint64_t>(p >> 64))};
       int run = 0;
       for (int c = 0; c < kCols; ++c) {
-        const int n = popcount(p & lane_mask(c));
+        const int n = static_cast<int>((counts[c / 4] >> (kLane * (c % 4))) & 0xFF);
         if (n) {
           run += n;
         } else {
@@ -176,17 +179,58 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
       f.collapse_sq += static_cast<std::int64_t>(run) * run;
     }
     if (bridged) {
-      // Other-coloured tiles with this colour on both sides (vertically or horizontally).
+      // Other-coloured tiles with this colour on both sides (vertically or horizontally), and
+      // the masses through them: this colour's tiles joined by them (two at least each).
       const u128 bridges = others & (((p << 1) & (p >> 1)) | ((p << kLane) & (p >> kLane)));
-      u128 within = p | bridges;
-      u128 todo = p & (neighbours<kLane>(within) & within);
-      while (todo) {
-        const u128 g = flood_fill<kLane>(bit128(lowest_bit(todo)), within);
+      const u128 within = p | bridges;
+      for (u128 todo = bridges; todo;) {
+        const u128 g = hanpang::detail::fill(todo & (~todo + 1), within);
         todo &= ~g;
-        within &= ~g;
+        in_bridged |= g & p;
         const int m = popcount(g & p);
         f.bridge_sq += m * m;
       }
+    }
+  }
+  // Step 2. The groups. Each group of n >= 2 adds to these (and, outside the masses of step 1,
+  // to the bridged masses: a group with no bridge is a mass of its own).
+  const auto add_group = [&](int n, int count, int unbridged) {
+    f.groups += count;
+    f.sum_sq += static_cast<std::int64_t>(count) * n * n;
+    if (pot)
+      for (int i = 0; i < count; ++i) f.sum_pot += pot[n];
+    f.in_groups += count * n;
+    f.max_group = std::max(f.max_group, n);
+    if (sizes)
+      for (int i = 0; i < count; ++i) sizes[ns++] = n;
+    f.bridge_sq += static_cast<std::int64_t>(unbridged) * n * n;
+  };
+  const hanpang::detail::Shapes sh = hanpang::detail::shapes(s.planes);
+  f.singletons = popcount(sh.single);
+  f.groups += f.singletons;
+  if (sizes)
+    for (int i = 0; i < f.singletons; ++i) sizes[ns++] = 1;
+  // A pair or star of m same-coloured neighbours (degree m, bit-sliced d0 + 2 d1 + 4 d2) is a
+  // group of m + 1, in a bridged mass if its centre is.
+  const u128 d0 = sh.deg0 & sh.multi, d1 = sh.deg1 & sh.multi, d2 = sh.deg2 & sh.multi;
+  const u128 by_degree[4] = {d0 & ~d1 & ~d2, d1 & ~d0 & ~d2, d0 & d1, d2};
+  for (int m = 1; m <= 4; ++m) {
+    const u128 centres = by_degree[m - 1];
+    if (centres)
+      add_group(m + 1, popcount(centres), bridged ? popcount(centres & ~in_bridged) : 0);
+  }
+  // The rest, two groups at a time (from the lowest and the highest cell left).
+  const auto colour_plane = [&](u128 cell_bit) -> const u128& {
+    return (s.planes[0] & cell_bit) ? s.planes[0] : (s.planes[1] & cell_bit) ? s.planes[1] : s.planes[2];
+  };
+  for (u128 rest = sh.rest; rest;) {
+    const u128 a = rest & (~rest + 1), b = hanpang::detail::highest(rest);
+    const auto [ga, gb] = hanpang::detail::fill2(a, rest & colour_plane(a), b, rest & colour_plane(b));
+    add_group(popcount(ga), 1, bridged && !(ga & in_bridged));
+    rest ^= ga;
+    if (!(ga & b)) {
+      add_group(popcount(gb), 1, bridged && !(gb & in_bridged));
+      rest ^= gb;
     }
   }
   if (f.max_group == 0 && f.tiles) f.max_group = 1;
@@ -269,7 +313,11 @@ class HanpangEval {
     for (int k = 2; k <= hanpang::kRows * hanpang::kCols; ++k)
       pot_[k] = w.group_sq * std::pow(static_cast<double>(k), w.group_pow);
   }
-  double operator()(const hanpang::State& s) const { return evaluate_with(s, w_, pot_.data()); }
+  // With k^2 (group_pow 2) the potential is group_sq times the features' exact sum of k^2: one
+  // rounding, the same whatever order the groups were found in.
+  double operator()(const hanpang::State& s) const {
+    return evaluate_with(s, w_, w_.group_pow == 2.0 ? nullptr : pot_.data());
+  }
   const HanpangWeights& weights() const { return w_; }
 
  private:
