@@ -36,6 +36,9 @@ const ParamTable<HanpangConfig>& hanpang_table() {
        "rows after them"},
       {"lift_layers", &C::lift_layers, 0, 50,
        "phantom rows lift the board only in the first this many layers of a search (0: all)"},
+      {"sampled_end", &C::sampled_end, 0, 200,
+       "phantom mode: with this many actions left or fewer, search sampled futures instead (as "
+       "phantom = 0; 0: never)"},
       {"time_gain", &C::time_gain, 0.25, 8,
        "on the clock: the soft time is worth this many times the measured node rate in the width "
        "estimates (more: wider beams, more of the bank used)"},

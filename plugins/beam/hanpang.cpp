@@ -10,7 +10,7 @@
 // root's final value mixes the mean over the rows with its phantom value (op_mix). With op_halve,
 // the better half of the roots by that value gets op_samples more rows, op_halve times.
 // phantom=false instead runs beams on `samples` sampled futures (sequences of random rows) and
-// adds up each root move's best leaf over them. Searches stop at the soft deadline (or the node
+// adds up each root move's best leaf over them; with sampled_end it does so only near the end. Searches stop at the soft deadline (or the node
 // budget) and the published move is refreshed after each completed stage.
 #include <algorithm>
 #include <chrono>
@@ -57,6 +57,8 @@ class BeamHanpang final : public HanpangStrategy {
 
     Rng rng(seed_ * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(s.actions) * 7919 + 1);
     const int depth = std::max(1, std::min(cfg_.depth, kMaxActions - s.actions));
+    // Phantom rows, or sampled futures (always, or near the end with sampled_end).
+    const bool phantom = cfg_.phantom && kMaxActions - s.actions > cfg_.sampled_end;
     // Step 1. The width: what the budget (nodes, or the soft time at the measured rate) allows
     // for the planned number of searches, each of about depth * width * branching nodes.
     double avail = 1e18;
@@ -65,12 +67,12 @@ class BeamHanpang final : public HanpangStrategy {
     else if (!limits.deadline.unlimited())
       avail = std::chrono::duration<double>(limits.deadline.soft_budget()).count() * rate_ *
               cfg_.time_gain;
-    const bool opinion = cfg_.phantom && cfg_.op_k > 0 && cfg_.op_samples > 0;
+    const bool opinion = phantom && cfg_.op_k > 0 && cfg_.op_samples > 0;
     if (opinion) avail *= 1.0 - cfg_.op_share;
-    const int searches = cfg_.phantom ? 1 : cfg_.min_samples;
+    const int searches = phantom ? 1 : cfg_.min_samples;
     const double per_width = 1.15 * searches * depth * std::max(8, nroots);
     const int width = static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(cfg_.width)));
-    const int max_samples = cfg_.phantom ? 1 : cfg_.max_samples;
+    const int max_samples = phantom ? 1 : cfg_.max_samples;
 
     // Step 2. Searches until the budget is spent; the move with the best sum is published.
     int done = 0;
@@ -86,7 +88,7 @@ class BeamHanpang final : public HanpangStrategy {
       }
       Row rows[kMaxActions];
       for (int d = 0; d < depth; ++d) rows[d] = Row::random(rng);
-      world.future(rows, cfg_.phantom ? std::min(cfg_.main_rows, depth) : depth, 0);
+      world.future(rows, phantom ? std::min(cfg_.main_rows, depth) : depth, 0);
       if (!beam_.pass(game_, world, s, depth, width, budget)) {
         // Nothing finished: the best line of the deepest layer the first search completed.
         if (done == 0 && beam_.judged()) {

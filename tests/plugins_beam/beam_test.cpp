@@ -3,6 +3,7 @@
 // answer.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
@@ -98,6 +99,7 @@ TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on 
                    {{"lift_layers", 3}, {"op_k", 20}, {"op_mix", 1.0}},
                    {{"op_cycle", 1}, {"op_samples", 6}},
                    {{"op_halve", 2}, {"op_k", 8}, {"op_samples", 2}},
+                   {{"sampled_end", 160}},
                    {{"op_k", 0}}}) {
     const auto p = params(GameKind::hanpang, set);
     auto a = beam::make_hanpang(p);
@@ -105,6 +107,16 @@ TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on 
     const auto ma = play_hanpang(*a, 7, 50, budget(3000));
     CHECK(ma.size() == 50);
     CHECK(play_hanpang(*b, 7, 50, budget(3000)) == ma);
+  }
+  // sampled_end: the same game as phantom mode until that many actions are left (here the
+  // first 40 moves), then its own.
+  {
+    auto ph = beam::make_hanpang(params(GameKind::hanpang));
+    auto se = beam::make_hanpang(params(GameKind::hanpang, {{"sampled_end", 160}}));
+    const auto mp = play_hanpang(*ph, 7, 50, budget(3000));
+    const auto ms = play_hanpang(*se, 7, 50, budget(3000));
+    CHECK(std::equal(mp.begin(), mp.begin() + 40, ms.begin()));
+    CHECK(mp != ms);
   }
   // The opinion changes some choices (else it would cost time for nothing).
   auto on = beam::make_hanpang(params(GameKind::hanpang));
