@@ -10,8 +10,9 @@
 // root's final value mixes the mean over the rows with its phantom value (op_mix). With op_halve,
 // the better half of the roots by that value gets op_samples more rows, op_halve times.
 // phantom=false instead runs beams on `samples` sampled futures (sequences of random rows) and
-// adds up each root move's best leaf over them; with sampled_end it does so only near the end. Searches stop at the soft deadline (or the node
-// budget) and the published move is refreshed after each completed stage.
+// adds up each root move's best leaf over them (with sampled_end: only near the end). Searches
+// stop at the soft deadline (or the node budget) and the published move is refreshed after each
+// completed stage.
 #include <algorithm>
 #include <chrono>
 #include <vector>

@@ -161,9 +161,8 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
     f.hgaps += popcount(p & (p >> (2 * kLane)) & (others >> kLane));
     if (collapsed) {
       // Runs of adjacent columns that hold this colour: with every other colour removed, their
-      // tiles would fall to the bottom and form one group.
-      // The tile count of every column at once (a popcount per 16-bit lane, in the lane's
-      // low byte), then read column by column.
+      // tiles would fall to the bottom and form one group. Every column's tile count at once
+      // (a popcount per 16-bit lane, in the lane's low byte), then read column by column.
       const std::uint64_t counts[2] = {detail::lane_counts(static_cast<std::uint64_t>(p)),
                                        detail::lane_counts(static_cast<std::uint64_t>(p >> 64))};
       int run = 0;
