@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "judge/agent.hpp"
 #include "process/process.hpp"
@@ -47,8 +48,16 @@ struct GameControl {
   // A game that ends in a fault while the run is being stopped is not recorded either: the
   // same stop may have caused it (a signal to the whole process tree, as `pkill -f` or a
   // service manager sends, reaches the agents' keepers, and a keeper's death kills its agent).
+  // The fault can be seen before the harness's own handler has raised the flag (the two
+  // signals race; session 9 saw a tune keep such a game as RUNTIME_ERROR), so a faulted game
+  // waits up to kStopGrace for it before it counts.
+  static constexpr std::chrono::milliseconds kStopGrace{200};
   void drop_if_stopping(bool faulted) const {
-    if (faulted && aborting()) throw GameAborted();
+    if (!faulted || !abort) return;
+    const auto until = std::chrono::steady_clock::now() + kStopGrace;
+    while (!abort->load() && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (abort->load()) throw GameAborted();
   }
 };
 

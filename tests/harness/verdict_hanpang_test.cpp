@@ -3,6 +3,10 @@
 // process behind.
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include "harness_test_util.hpp"
 #include "tactica/hanpang.hpp"
 
@@ -241,4 +245,29 @@ TEST_CASE("an agent that cannot be started is a setup error, not a verdict") {
   not_exec.argv = {"/etc/hostname"};
   CHECK_THROWS_AS(judge_hanpang(not_exec, 1, limits()), SpawnError);
   CHECK(child_count() == 0);
+}
+
+TEST_CASE("a fault seen just before the run's stop flag is raised is not recorded") {
+  // A signal to the whole process tree kills an agent's keeper and sets the harness's stop flag;
+  // the judge may see the dead agent first. The fault waits a moment for the flag.
+  std::atomic<bool> stop{false};
+  const GameControl control{&stop};
+  std::thread raiser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    stop.store(true);
+  });
+  CHECK_THROWS_AS(control.drop_if_stopping(true), GameAborted);
+  raiser.join();
+  // A game that ended normally counts even while stopping; without a stop a fault counts, after
+  // the grace; a single game (no flag) never waits.
+  CHECK_NOTHROW(control.drop_if_stopping(false));
+  std::atomic<bool> calm{false};
+  const GameControl running{&calm};
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK_NOTHROW(running.drop_if_stopping(true));
+  CHECK(std::chrono::steady_clock::now() - t0 >= GameControl::kStopGrace);
+  const GameControl single{};
+  const auto t1 = std::chrono::steady_clock::now();
+  CHECK_NOTHROW(single.drop_if_stopping(true));
+  CHECK(std::chrono::steady_clock::now() - t1 < GameControl::kStopGrace);
 }
