@@ -253,7 +253,7 @@ TEST_CASE("a fault seen just before the run's stop flag is raised is not recorde
   std::atomic<bool> stop{false};
   const GameControl control{&stop};
   std::thread raiser([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));  // well inside kStopGrace
     stop.store(true);
   });
   CHECK_THROWS_AS(control.drop_if_stopping(true), GameAborted);
