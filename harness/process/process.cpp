@@ -210,6 +210,8 @@ bool parse_accounting(const std::string& text, Accounting& out) {
 namespace {
 // What the agent's side reports on the exec-error pipe when it cannot start: {stage, errno}.
 enum SpawnStage : int { kStageFork = 1, kStageCgroup = 2, kStageExec = 3 };
+// What the keeper ignores (and its agent, before exec, sets back to the default).
+constexpr int kKeeperIgnores[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE};
 
 void close_from(int first, int max_fd) {
 #ifdef SYS_close_range
@@ -285,7 +287,12 @@ std::unique_ptr<Process> Process::spawn(const std::vector<std::string>& argv,
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     for (int sig = 1; sig < NSIG; ++sig)
       if (sig != SIGKILL && sig != SIGSTOP) ::signal(sig, SIG_DFL);
-    ::signal(SIGPIPE, SIG_IGN);
+    // A fork of tactica has its name and command line, so `pkill tactica` or a signal to the
+    // whole tree reaches the keeper too. Were it to die there, its agent would die with it
+    // (PDEATHSIG) and the game in flight would end in a fault before the harness even saw
+    // the stop. So the keeper ignores the termination signals: the harness ends its games
+    // itself, and if the harness dies the keeper still goes (PDEATHSIG above).
+    for (const int sig : kKeeperIgnores) ::signal(sig, SIG_IGN);
     const pid_t agent = ::fork();
     if (agent < 0) {
       const int msg[2] = {kStageFork, errno};
@@ -295,7 +302,8 @@ std::unique_ptr<Process> Process::spawn(const std::vector<std::string>& argv,
     if (agent == 0) {
       ::setpgid(0, 0);
       ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);  // kept across exec
-      ::signal(SIGPIPE, SIG_DFL);
+      // Ignored signals stay ignored across exec: the agent gets the defaults back.
+      for (const int sig : kKeeperIgnores) ::signal(sig, SIG_DFL);
       for (int fd : join)
         if (::write(fd, "0", 1) != 1) {
           const int msg[2] = {kStageCgroup, errno};

@@ -413,6 +413,51 @@ TEST_CASE("Ctrl-C: games stop, agents are killed, the results file stays valid")
   while (std::getline(in, line)) CHECK_NOTHROW(nlohmann::json::parse(line));
 }
 
+// The process's ignored-signal mask from /proc/PID/status (SigIgn, hex; bit N-1 is signal N).
+static unsigned long long ignored_signals(pid_t pid) {
+  std::istringstream in(slurp("/proc/" + std::to_string(pid) + "/status"));
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("SigIgn:", 0) == 0) return std::stoull(line.substr(7), nullptr, 16);
+  return ~0ull;
+}
+
+static pid_t parent_of(pid_t pid) {
+  std::istringstream in(slurp("/proc/" + std::to_string(pid) + "/status"));
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("PPid:", 0) == 0) return static_cast<pid_t>(std::stol(line.substr(5)));
+  return -1;
+}
+
+TEST_CASE("an agent's keeper outlives termination signals; the agent gets the defaults") {
+  // `pkill tactica` reaches the keepers (forks of tactica): the game in flight must not end in
+  // a fault before the harness sees the stop. The agent itself must still be killable.
+  using namespace tactica::harness;
+  auto p = Process::spawn({"/bin/cat"}, ProcessLimits{});
+  const pid_t keeper = parent_of(p->pid());
+  REQUIRE(keeper > 1);
+  CHECK(keeper != ::getpid());
+  for (const int sig : {SIGHUP, SIGINT, SIGQUIT, SIGTERM}) {
+    CHECK((ignored_signals(keeper) >> (sig - 1) & 1) == 1);
+    CHECK((ignored_signals(p->pid()) >> (sig - 1) & 1) == 0);
+    ::kill(keeper, sig);
+  }
+  CHECK((ignored_signals(p->pid()) >> (SIGPIPE - 1) & 1) == 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK_FALSE(p->exited());
+  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  CHECK(p->write_line("still here", deadline) == Process::WriteStatus::ok);
+  const auto r = p->read_line(deadline, std::chrono::milliseconds(50), [] { return true; });
+  CHECK(r.kind == Process::Read::line);
+  CHECK(r.text == "still here");
+  ::kill(p->pid(), SIGTERM);
+  CHECK(p->wait_exit(std::chrono::seconds(5)));
+  REQUIRE(p->exit_status());
+  CHECK(p->exit_status()->signal == SIGTERM);
+  p->terminate();
+}
+
 TEST_CASE("the CPU cap option reaches the judge") {
   const auto r = run_tactica("judge icebreaking --seed 1 --json --cpu-ms 100 --first " +
                              agent_cmd("icebreaking") + " --second " +
