@@ -115,19 +115,10 @@ class State {
     n = add_singles<1>(items, n, sh);
     n = add_multis<0>(items, n, sh);
     n = add_multis<1>(items, n, sh);
-    // The rest two groups at a time: from the lowest and the highest cell left (the same group
-    // if the first fill reaches the second seed).
-    for (u128 rest = sh.rest; rest;) {
-      const u128 a = rest & (~rest + 1), b = detail::highest(rest);
-      const int ca = colour_of(a), cb = colour_of(b);
-      const auto [ga, gb] = detail::fill2(a, rest & planes[ca - 1], b, rest & planes[cb - 1]);
-      items[n++] = Group{ga, popcount(ga), lowest_bit(a), ca};
-      rest ^= ga;
-      if (!(ga & b)) {
-        items[n++] = Group{gb, popcount(gb), lowest_bit(gb), cb};
-        rest ^= gb;
-      }
-    }
+    // The rest by flood fills, two groups at a time.
+    detail::for_each_rest_group(sh.rest, planes, [&](u128 g, int colour) {
+      items[n++] = Group{g, popcount(g), lowest_bit(g), colour};
+    });
     out.count = n;
   }
 
@@ -214,9 +205,7 @@ class State {
 
  private:
   // The colour (1..3) of the tile `b` (one cell, holding a tile), without branches.
-  int colour_of(u128 b) const {
-    return 1 + static_cast<int>((planes[1] & b) != 0) + 2 * static_cast<int>((planes[2] & b) != 0);
-  }
+  int colour_of(u128 b) const { return detail::colour_of(planes, b); }
 
   // Appends the single tiles of one 64-bit half of the board to items[n..]; returns the count.
   template <int Half>

@@ -112,6 +112,30 @@ inline std::array<u128, 2> fill2(u128 seed_a, u128 within_a, u128 seed_b, u128 w
   }
 }
 
+// The colour (1..3) of the tile at cell bit `b` of the colour planes (b must hold a tile).
+inline int colour_of(const std::array<u128, 3>& planes, u128 b) {
+  return 1 + static_cast<int>((planes[1] & b) != 0) + 2 * static_cast<int>((planes[2] & b) != 0);
+}
+
+// Calls f(group, colour) for every group of `rest` (a union of whole same-coloured groups), two
+// at a time: from the lowest and the highest cell left (one group if the first fill reaches the
+// second seed). State::groups and the Hanpang evaluation's features share it, so they find the
+// groups in the same order.
+template <class F>
+inline void for_each_rest_group(u128 rest, const std::array<u128, 3>& planes, F&& f) {
+  while (rest) {
+    const u128 a = rest & (~rest + 1), b = highest(rest);
+    const int ca = colour_of(planes, a), cb = colour_of(planes, b);
+    const auto [ga, gb] = fill2(a, rest & planes[ca - 1], b, rest & planes[cb - 1]);
+    f(ga, ca);
+    rest ^= ga;
+    if (!(ga & b)) {
+      f(gb, cb);
+      rest ^= gb;
+    }
+  }
+}
+
 // Every tile sorted by the kind of group it is in, from the same-coloured neighbours of each
 // tile (all colours at once: `up` = the tile above has the same colour, and so on).
 // A "star" is a tile whose same-coloured neighbours (2 to 4) touch nothing else of their colour;

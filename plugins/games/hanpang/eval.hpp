@@ -218,20 +218,10 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
     if (centres)
       add_group(m + 1, popcount(centres), bridged ? popcount(centres & ~in_bridged) : 0);
   }
-  // The rest, two groups at a time (from the lowest and the highest cell left).
-  const auto colour_plane = [&](u128 cell_bit) -> const u128& {
-    return (s.planes[0] & cell_bit) ? s.planes[0] : (s.planes[1] & cell_bit) ? s.planes[1] : s.planes[2];
-  };
-  for (u128 rest = sh.rest; rest;) {
-    const u128 a = rest & (~rest + 1), b = hanpang::detail::highest(rest);
-    const auto [ga, gb] = hanpang::detail::fill2(a, rest & colour_plane(a), b, rest & colour_plane(b));
-    add_group(popcount(ga), 1, bridged && !(ga & in_bridged));
-    rest ^= ga;
-    if (!(ga & b)) {
-      add_group(popcount(gb), 1, bridged && !(gb & in_bridged));
-      rest ^= gb;
-    }
-  }
+  // The rest by flood fills, two groups at a time (as State::groups finds them).
+  hanpang::detail::for_each_rest_group(sh.rest, s.planes, [&](u128 g, int) {
+    add_group(popcount(g), 1, bridged && !(g & in_bridged));
+  });
   if (f.max_group == 0 && f.tiles) f.max_group = 1;
   int prev_h = -1;
   for (int c = 0; c < kCols; ++c) {
