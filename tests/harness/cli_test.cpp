@@ -413,21 +413,18 @@ TEST_CASE("Ctrl-C: games stop, agents are killed, the results file stays valid")
   while (std::getline(in, line)) CHECK_NOTHROW(nlohmann::json::parse(line));
 }
 
-// The process's ignored-signal mask from /proc/PID/status (SigIgn, hex; bit N-1 is signal N).
-static unsigned long long ignored_signals(pid_t pid) {
+// One field of /proc/PID/status ("SigIgn", "PPid", ...), without its name; empty if absent.
+static std::string status_field(pid_t pid, const std::string& name) {
   std::istringstream in(slurp("/proc/" + std::to_string(pid) + "/status"));
   std::string line;
   while (std::getline(in, line))
-    if (line.rfind("SigIgn:", 0) == 0) return std::stoull(line.substr(7), nullptr, 16);
-  return ~0ull;
+    if (line.rfind(name + ":", 0) == 0) return line.substr(name.size() + 1);
+  return {};
 }
 
-static pid_t parent_of(pid_t pid) {
-  std::istringstream in(slurp("/proc/" + std::to_string(pid) + "/status"));
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("PPid:", 0) == 0) return static_cast<pid_t>(std::stol(line.substr(5)));
-  return -1;
+// The ignored-signal mask (hex; bit N-1 is signal N).
+static unsigned long long ignored_signals(pid_t pid) {
+  return std::stoull(status_field(pid, "SigIgn"), nullptr, 16);
 }
 
 TEST_CASE("an agent's keeper outlives termination signals; the agent gets the defaults") {
@@ -435,7 +432,7 @@ TEST_CASE("an agent's keeper outlives termination signals; the agent gets the de
   // a fault before the harness sees the stop. The agent itself must still be killable.
   using namespace tactica::harness;
   auto p = Process::spawn({"/bin/cat"}, ProcessLimits{});
-  const pid_t keeper = parent_of(p->pid());
+  const pid_t keeper = static_cast<pid_t>(std::stol(status_field(p->pid(), "PPid")));
   REQUIRE(keeper > 1);
   CHECK(keeper != ::getpid());
   for (const int sig : {SIGHUP, SIGINT, SIGQUIT, SIGTERM}) {
