@@ -46,8 +46,8 @@ struct RunOptions {
   // The results file: --resume's, else --out's, else results/<what>-<date>-<time>.jsonl.
   std::string results_path(const std::string& what) const;
   harness::Shard parsed_shard() const;
-  // The workers warning (if any) on stderr, then the progress bar of `games` (none with
-  // --no-progress).
+  // The workers and busy-machine warnings (if any) on stderr, then the progress bar of `games`
+  // (none with --no-progress).
   std::unique_ptr<harness::Progress> start(std::size_t games) const;
   // ", shard K/N" and ", D already done" where they apply, for the line that announces a run.
   std::string shard_and_done(const harness::Shard& shard, std::size_t done) const;

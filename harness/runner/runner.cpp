@@ -7,14 +7,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "judge/judge.hpp"
@@ -314,6 +317,57 @@ std::string workers_warning(int workers) {
          " cores: agents will compete for CPU and their time banks will not mean what they mean "
          "on the platform (use --workers " +
          std::to_string(cores) + " or fewer for verdicts you can trust)";
+}
+
+std::optional<CpuTimes> parse_cpu_times(const std::string& proc_stat) {
+  std::istringstream in(proc_stat);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("cpu ", 0) != 0) continue;
+    std::istringstream fields(line.substr(4));
+    // user nice system idle iowait irq softirq steal (guest and guest_nice are inside user/nice)
+    std::uint64_t v[8] = {};
+    int n = 0;
+    while (n < 8 && fields >> v[n]) ++n;
+    if (n < 4) return std::nullopt;
+    CpuTimes t;
+    t.busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+    t.total = t.busy + v[3] + v[4];
+    return t;
+  }
+  return std::nullopt;
+}
+
+double busy_cores(const CpuTimes& before, const CpuTimes& after, int cores) {
+  if (after.total <= before.total || after.busy < before.busy) return 0.0;
+  const double share = static_cast<double>(after.busy - before.busy) /
+                       static_cast<double>(after.total - before.total);
+  return std::clamp(share, 0.0, 1.0) * cores;
+}
+
+std::string busy_warning(int sample_ms, double threshold) {
+  const auto read = []() -> std::optional<CpuTimes> {
+    std::ifstream f("/proc/stat");
+    if (!f) return std::nullopt;
+    std::string line;
+    if (!std::getline(f, line)) return std::nullopt;
+    return parse_cpu_times(line);
+  };
+  const auto a = read();
+  if (!a) return {};
+  std::this_thread::sleep_for(std::chrono::milliseconds(sample_ms));
+  const auto b = read();
+  if (!b) return {};
+  const int cores = core_count();
+  const double busy = busy_cores(*a, *b, cores);
+  if (busy < threshold) return {};
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "warning: the machine is busy: %.1f of %d cores in use by other processes before "
+                "the first game; agents on the clock will search less, and less evenly, than on "
+                "a quiet machine (stop the other work, or compare on a node budget)",
+                busy, cores);
+  return buf;
 }
 
 StopSignals::StopSignals(void (*handler)(int)) {

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -100,6 +101,21 @@ class Progress {
 // The number of cores (at least 1) and a warning when `workers` exceeds it (empty otherwise).
 int core_count();
 std::string workers_warning(int workers);
+
+// The machine's CPU time (clock ticks, every core together) from the "cpu" line of /proc/stat:
+// busy = user + nice + system + irq + softirq + steal, total = busy + idle + iowait. nullopt
+// when the text has no such line.
+struct CpuTimes {
+  std::uint64_t busy = 0, total = 0;
+};
+std::optional<CpuTimes> parse_cpu_times(const std::string& proc_stat);
+// How many of `cores` cores were busy between two readings (0 when no time passed).
+double busy_cores(const CpuTimes& before, const CpuTimes& after, int cores);
+// A warning when the machine is busy before any game is played: /proc/stat read twice,
+// `sample_ms` apart, shows at least `threshold` cores in use (by other processes: none of the
+// run's games has started). Agents on the clock search less, and less evenly, on a busy machine.
+// Empty when the machine is quiet or /proc/stat cannot be read.
+std::string busy_warning(int sample_ms = 250, double threshold = 0.5);
 
 enum class RunStatus { completed, stopped, interrupted };
 

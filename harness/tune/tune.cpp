@@ -219,6 +219,9 @@ class Tuner {
                  s_.node_budget ? (", node budget " + std::to_string(s_.node_budget)).c_str()
                                 : ", on the clock",
                  dir_.dir().c_str());
+    // On the clock and on this machine: say so if other work will slow the candidates down.
+    if (!s_.node_budget && opt_.sshlogin.empty())
+      if (auto w = harness::busy_warning(); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
     const bool done = s_.method == "spsa" ? run_spsa() : run_cmaes();
     if (progress_) progress_->finish();
     write_plot();

@@ -3,6 +3,10 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <string>
+#include <thread>
+
 #include "runner/runner.hpp"
 
 using namespace tactica::harness;
@@ -75,4 +79,33 @@ TEST_CASE("seed lists and shards") {
   CHECK_FALSE(s.takes(0));
   for (const char* bad : {"0/3", "4/3", "1/0", "3", "a/b", "1/2/3"})
     CHECK_THROWS_AS_MESSAGE(parse_shard(bad), RunError, bad);
+}
+
+TEST_CASE("the busy-machine warning: /proc/stat's cpu line, cores in use, and a real reading") {
+  const std::string stat =
+      "cpu  100 20 30 800 50 5 5 10 0 0\n"
+      "cpu0 50 10 15 400 25 2 3 5 0 0\n"
+      "intr 12345\n";
+  const auto t = parse_cpu_times(stat);
+  REQUIRE(t);
+  CHECK(t->busy == 100 + 20 + 30 + 5 + 5 + 10);
+  CHECK(t->total == t->busy + 800 + 50);
+  CHECK_FALSE(parse_cpu_times("cpu0 1 2 3 4\nintr 5\n"));  // no all-cores line
+  CHECK_FALSE(parse_cpu_times("cpu  1 2\n"));              // too few fields
+  // Half of all ticks busy on 2 cores: one core in use.
+  CHECK(busy_cores({100, 400}, {200, 600}, 2) == doctest::Approx(1.0));
+  CHECK(busy_cores({100, 400}, {100, 400}, 2) == 0.0);  // no time passed
+  CHECK(busy_cores({100, 400}, {90, 500}, 2) == 0.0);   // counters went back: no claim
+  // A thread spinning through the sample keeps at least about one core busy, whatever else runs.
+  std::atomic<bool> stop{false};
+  std::thread spin([&] {
+    volatile std::uint64_t x = 0;
+    while (!stop.load(std::memory_order_relaxed)) x = x + 1;
+  });
+  const std::string w = busy_warning(300, 0.5);
+  stop = true;
+  spin.join();
+  CHECK(w.rfind("warning: the machine is busy: ", 0) == 0);
+  CHECK(w.find("cores in use by other processes before the first game") != std::string::npos);
+  CHECK(busy_warning(50, 1e9).empty());  // no machine has that many cores busy
 }
