@@ -107,7 +107,8 @@ harness::Shard RunOptions::parsed_shard() const {
 std::unique_ptr<harness::Progress> RunOptions::start(std::size_t games) const {
   if (auto w = harness::workers_warning(workers); !w.empty())
     std::fprintf(stderr, "%s\n", w.c_str());
-  if (auto w = harness::busy_warning(); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
+  if (auto w = harness::busy_warning(workers); !w.empty())
+    std::fprintf(stderr, "%s\n", w.c_str());
   if (no_progress) return nullptr;
   return std::make_unique<harness::Progress>(games, ::isatty(2));
 }

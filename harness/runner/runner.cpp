@@ -345,7 +345,20 @@ double busy_cores(const CpuTimes& before, const CpuTimes& after, int cores) {
   return std::clamp(share, 0.0, 1.0) * cores;
 }
 
-std::string busy_warning(int sample_ms, double threshold) {
+std::string busy_message(double busy, int cores, int workers, double threshold) {
+  const int free_cores = cores - std::clamp(workers, 1, cores);
+  if (busy < threshold + free_cores) return {};
+  char buf[360];
+  std::snprintf(buf, sizeof buf,
+                "warning: the machine is busy: %.1f of %d cores in use by other processes before "
+                "the first game of %d at once; agents on the clock will search less, and less "
+                "evenly, than on a quiet machine (stop the other work, or compare on a node "
+                "budget)",
+                busy, cores, workers);
+  return buf;
+}
+
+std::string busy_warning(int workers, int sample_ms, double threshold) {
   const auto read = []() -> std::optional<CpuTimes> {
     std::ifstream f("/proc/stat");
     if (!f) return std::nullopt;
@@ -359,15 +372,7 @@ std::string busy_warning(int sample_ms, double threshold) {
   const auto b = read();
   if (!b) return {};
   const int cores = core_count();
-  const double busy = busy_cores(*a, *b, cores);
-  if (busy < threshold) return {};
-  char buf[320];
-  std::snprintf(buf, sizeof buf,
-                "warning: the machine is busy: %.1f of %d cores in use by other processes before "
-                "the first game; agents on the clock will search less, and less evenly, than on "
-                "a quiet machine (stop the other work, or compare on a node budget)",
-                busy, cores);
-  return buf;
+  return busy_message(busy_cores(*a, *b, cores), cores, workers, threshold);
 }
 
 StopSignals::StopSignals(void (*handler)(int)) {

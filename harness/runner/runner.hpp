@@ -111,11 +111,15 @@ struct CpuTimes {
 std::optional<CpuTimes> parse_cpu_times(const std::string& proc_stat);
 // How many of `cores` cores were busy between two readings (0 when no time passed).
 double busy_cores(const CpuTimes& before, const CpuTimes& after, int cores);
-// A warning when the machine is busy before any game is played: /proc/stat read twice,
-// `sample_ms` apart, shows at least `threshold` cores in use (by other processes: none of the
-// run's games has started). Agents on the clock search less, and less evenly, on a busy machine.
-// Empty when the machine is quiet or /proc/stat cannot be read.
-std::string busy_warning(int sample_ms = 250, double threshold = 0.5);
+// The busy-machine warning for `busy` of `cores` cores in use by other processes and a run of
+// `workers` games at once: given when the others reach `threshold` cores into those the run
+// needs (busy >= threshold + the cores it leaves free), empty otherwise. So a sibling shard on
+// the cores a run leaves to it is not a warning; anything on a run's own cores is.
+std::string busy_message(double busy, int cores, int workers, double threshold = 0.5);
+// busy_message for this machine before any game is played: /proc/stat read twice, `sample_ms`
+// apart (by other processes: none of the run's games has started). Agents on the clock search
+// less, and less evenly, on a busy machine. Empty when /proc/stat cannot be read.
+std::string busy_warning(int workers, int sample_ms = 250, double threshold = 0.5);
 
 enum class RunStatus { completed, stopped, interrupted };
 

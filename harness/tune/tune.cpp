@@ -221,7 +221,8 @@ class Tuner {
                  dir_.dir().c_str());
     // On the clock and on this machine: say so if other work will slow the candidates down.
     if (!s_.node_budget && opt_.sshlogin.empty())
-      if (auto w = harness::busy_warning(); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
+      if (auto w = harness::busy_warning(opt_.workers); !w.empty())
+        std::fprintf(stderr, "%s\n", w.c_str());
     const bool done = s_.method == "spsa" ? run_spsa() : run_cmaes();
     if (progress_) progress_->finish();
     write_plot();

@@ -102,10 +102,18 @@ TEST_CASE("the busy-machine warning: /proc/stat's cpu line, cores in use, and a 
     volatile std::uint64_t x = 0;
     while (!stop.load(std::memory_order_relaxed)) x = x + 1;
   });
-  const std::string w = busy_warning(300, 0.5);
+  const std::string w = busy_warning(core_count(), 300, 0.5);
   stop = true;
   spin.join();
   CHECK(w.rfind("warning: the machine is busy: ", 0) == 0);
   CHECK(w.find("cores in use by other processes before the first game") != std::string::npos);
-  CHECK(busy_warning(50, 1e9).empty());  // no machine has that many cores busy
+  CHECK(busy_warning(core_count(), 50, 1e9).empty());  // no machine has that many cores busy
+  // A run on every core: half a core of other work is a warning, less is not.
+  CHECK(busy_message(0.5, 2, 2).rfind("warning: the machine is busy: 0.5 of 2 cores", 0) == 0);
+  CHECK(busy_message(0.4, 2, 2).empty());
+  CHECK_FALSE(busy_message(1.0, 2, 8).empty());  // more workers than cores: all of them needed
+  // A run on one of two cores (a shard beside a sibling): the other core may be busy, its own not.
+  CHECK(busy_message(1.0, 2, 1).empty());
+  CHECK(busy_message(1.4, 2, 1).empty());
+  CHECK(busy_message(1.5, 2, 1).find("before the first game of 1 at once") != std::string::npos);
 }
