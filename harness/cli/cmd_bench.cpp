@@ -96,6 +96,7 @@ int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
                o.run.shard_and_done(shard, done.size()).c_str(), o.run.workers, path.c_str());
 
   // Step 3. Play.
+  const harness::LoadMeter load;  // other work while the games are played
   const auto status = harness::run_jobs(
       jobs.size(), o.run.workers,
       [&](std::size_t j, const std::atomic<bool>& abort) {
@@ -122,6 +123,7 @@ int run_bench(const BenchOptions& o, const std::vector<std::string>& argv) {
   if (!o.bound.empty())
     std::printf("%s", bound::efficiency_report(records, names, refs, o.bound).c_str());
   if (!o.plot.empty()) report::write_bench_plot(o.plot, records);
+  o.run.warn_if_busy(load, jobs.size());
   return finish_run(status, records.size(), path, argv);
 }
 

@@ -102,6 +102,7 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
 
   // Step 3. Play; with --sprt, stop launching games once a completed pair decides it.
   bool decided = false;
+  const harness::LoadMeter load;  // other work while the games are played
   const auto status = harness::run_jobs(
       jobs.size(), o.run.workers,
       [&](std::size_t j, const std::atomic<bool>& abort) {
@@ -142,6 +143,7 @@ int run_tourney(const TourneyOptions& o, bool sprt_given, const std::vector<std:
   if (status != harness::RunStatus::interrupted && sprt && !decided)
     std::fprintf(stderr, "the SPRT did not decide within %zu seeds: give more with --seeds\n",
                  seeds.size());
+  o.run.warn_if_busy(load, jobs.size());
   return finish_run(status, records.size(), path, argv);
 }
 

@@ -113,6 +113,11 @@ std::unique_ptr<harness::Progress> RunOptions::start(std::size_t games) const {
   return std::make_unique<harness::Progress>(games, ::isatty(2));
 }
 
+void RunOptions::warn_if_busy(const harness::LoadMeter& load, std::size_t games) const {
+  if (games == 0) return;
+  if (auto w = load.warning(workers); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
+}
+
 std::string RunOptions::shard_and_done(const harness::Shard& s, std::size_t done) const {
   std::string note;
   if (s.n > 1) note += ", shard " + std::to_string(s.k) + "/" + std::to_string(s.n);

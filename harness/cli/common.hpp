@@ -49,6 +49,10 @@ struct RunOptions {
   // The workers and busy-machine warnings (if any) on stderr, then the progress bar of `games`
   // (none with --no-progress).
   std::unique_ptr<harness::Progress> start(std::size_t games) const;
+  // After the games (none in flight): the busy-machine warning for the load other processes put
+  // on the machine while they were played, measured from `load` (started before the first), if
+  // any game was played.
+  void warn_if_busy(const harness::LoadMeter& load, std::size_t games) const;
   // ", shard K/N" and ", D already done" where they apply, for the line that announces a run.
   std::string shard_and_done(const harness::Shard& shard, std::size_t done) const;
   // How a game of the run is played: stopped by `abort`, a replay with --replay-dir, stderr kept

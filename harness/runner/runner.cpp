@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -345,10 +346,20 @@ double busy_cores(const CpuTimes& before, const CpuTimes& after, int cores) {
   return std::clamp(share, 0.0, 1.0) * cores;
 }
 
-std::string busy_message(double busy, int cores, int workers, double threshold) {
+std::string busy_message(double busy, int cores, int workers, double threshold,
+                         const std::string& during) {
   const int free_cores = cores - std::clamp(workers, 1, cores);
   if (busy < threshold + free_cores) return {};
-  char buf[360];
+  char buf[400];
+  if (!during.empty()) {
+    std::snprintf(buf, sizeof buf,
+                  "warning: the machine was busy during %s: %.1f of %d cores in use by other "
+                  "processes on average beside its %d games at once; clock figures from it are "
+                  "pessimistic and noisy (play them again on a quiet machine, or compare on a "
+                  "node budget)",
+                  during.c_str(), busy, cores, workers);
+    return buf;
+  }
   std::snprintf(buf, sizeof buf,
                 "warning: the machine is busy: %.1f of %d cores in use by other processes before "
                 "the first game of %d at once; agents on the clock will search less, and less "
@@ -358,14 +369,64 @@ std::string busy_message(double busy, int cores, int workers, double threshold) 
   return buf;
 }
 
+namespace {
+
+std::optional<CpuTimes> read_cpu_times() {
+  std::ifstream f("/proc/stat");
+  if (!f) return std::nullopt;
+  std::string line;
+  if (!std::getline(f, line)) return std::nullopt;
+  return parse_cpu_times(line);
+}
+
+// CPU seconds (user + system) of this process and of its children that have been reaped.
+double own_cpu_seconds() {
+  const auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+  double s = 0;
+  for (const int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage ru{};
+    if (::getrusage(who, &ru) == 0) s += secs(ru.ru_utime) + secs(ru.ru_stime);
+  }
+  return s;
+}
+
+}  // namespace
+
+double others_cores(const CpuTimes& before, const CpuTimes& after, double own_cpu_s,
+                    long ticks_per_s, int cores) {
+  if (after.total <= before.total || after.busy < before.busy || ticks_per_s <= 0 || cores <= 0)
+    return 0.0;
+  const double tick = 1.0 / static_cast<double>(ticks_per_s);
+  const double wall_s = static_cast<double>(after.total - before.total) * tick / cores;
+  const double busy_s = static_cast<double>(after.busy - before.busy) * tick;
+  return std::clamp((busy_s - own_cpu_s) / wall_s, 0.0, static_cast<double>(cores));
+}
+
+void LoadMeter::restart() {
+  machine_ = read_cpu_times();
+  own_s_ = own_cpu_seconds();
+}
+
+std::optional<double> LoadMeter::others(double min_seconds) const {
+  if (!machine_) return std::nullopt;
+  const auto now = read_cpu_times();
+  if (!now || now->total <= machine_->total) return std::nullopt;
+  const long t = ::sysconf(_SC_CLK_TCK);
+  const long ticks = t > 0 ? t : 100;
+  const int cores = core_count();
+  const double wall_s = static_cast<double>(now->total - machine_->total) / ticks / cores;
+  if (wall_s < min_seconds) return std::nullopt;
+  return others_cores(*machine_, *now, own_cpu_seconds() - own_s_, ticks, cores);
+}
+
+std::string LoadMeter::warning(int workers, const std::string& during, double threshold) const {
+  const auto busy = others();
+  if (!busy) return {};
+  return busy_message(*busy, core_count(), workers, threshold, during.empty() ? "the run" : during);
+}
+
 std::string busy_warning(int workers, int sample_ms, double threshold) {
-  const auto read = []() -> std::optional<CpuTimes> {
-    std::ifstream f("/proc/stat");
-    if (!f) return std::nullopt;
-    std::string line;
-    if (!std::getline(f, line)) return std::nullopt;
-    return parse_cpu_times(line);
-  };
+  const auto read = read_cpu_times;
   const auto a = read();
   if (!a) return {};
   std::this_thread::sleep_for(std::chrono::milliseconds(sample_ms));

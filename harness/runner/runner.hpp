@@ -115,11 +115,39 @@ double busy_cores(const CpuTimes& before, const CpuTimes& after, int cores);
 // `workers` games at once: given when the others reach `threshold` cores into those the run
 // needs (busy >= threshold + the cores it leaves free), empty otherwise. So a sibling shard on
 // the cores a run leaves to it is not a warning; anything on a run's own cores is.
-std::string busy_message(double busy, int cores, int workers, double threshold = 0.5);
+// With `during` (e.g. "the run", "step 12"): the same rule, worded for the average load while
+// that stretch's games were played.
+std::string busy_message(double busy, int cores, int workers, double threshold = 0.5,
+                         const std::string& during = {});
 // busy_message for this machine before any game is played: /proc/stat read twice, `sample_ms`
 // apart (by other processes: none of the run's games has started). Agents on the clock search
 // less, and less evenly, on a busy machine. Empty when /proc/stat cannot be read.
 std::string busy_warning(int workers, int sample_ms = 250, double threshold = 0.5);
+// Cores other processes kept busy between two readings of the machine's CPU time: its busy
+// time less `own_cpu_s` seconds of this run's own (this process and its reaped children), per
+// second of wall time (the readings' total ticks over the cores), in [0, cores]. 0 when no time
+// passed.
+double others_cores(const CpuTimes& before, const CpuTimes& after, double own_cpu_s,
+                    long ticks_per_s, int cores);
+// Other processes' load over a stretch of a run (a tune's step, a whole bench or tourney):
+// /proc/stat and getrusage read when it is made (or restarted) and at others(). A game's agent
+// is this run's own once its game has ended (its keeper reaped, with every process under it),
+// so read it when no game is in flight; games still running would count as other work.
+class LoadMeter {
+ public:
+  LoadMeter() { restart(); }
+  void restart();
+  // Cores other processes used on average since the start; nullopt when /proc/stat cannot be
+  // read or less than `min_seconds` passed (too short to say).
+  std::optional<double> others(double min_seconds = 1.0) const;
+  // busy_message(during) for others(), or empty (also when it cannot be measured).
+  std::string warning(int workers, const std::string& during = "the run",
+                      double threshold = 0.5) const;
+
+ private:
+  std::optional<CpuTimes> machine_;
+  double own_s_ = 0;
+};
 
 enum class RunStatus { completed, stopped, interrupted };
 

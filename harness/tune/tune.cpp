@@ -366,7 +366,9 @@ class Tuner {
         for (const auto* cand : {&ap, &am})
           for (const auto& opp : opponents_) add_pairs(jobs, prefix, *cand, opp, seeds);
       }
+      const harness::LoadMeter load;  // other work while this step's games are played
       if (!play(jobs)) return false;
+      const auto others = step_load(load, k + 1);
 
       const auto fp = objective_of(jobs, "plus"), fm = objective_of(jobs, "minus");
       double scale = 1, result;
@@ -400,6 +402,7 @@ class Tuner {
                 {"faults", fp.faults + fm.faults},
                 {"time_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}};
       if (s_.game == "hanpang") line["scale"] = scale;
+      if (others) line["others_load"] = *others;
       warn_faults(k + 1, fp.faults + fm.faults);
       append_history(line);
       theta = after;
@@ -548,7 +551,9 @@ class Tuner {
           for (const auto& o : opps) add_pairs(jobs, prefix, c, o, seeds);
         }
       }
+      const harness::LoadMeter load;  // other work while this generation's games are played
       if (!play(jobs)) return false;
+      const auto others = step_load(load, g + 1);
 
       json cand_lines = json::array();
       std::size_t faults = 0, games = 0;
@@ -601,12 +606,26 @@ class Tuner {
                 {"games", games},
                 {"faults", faults},
                 {"time_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}};
+      if (others) line["others_load"] = *others;
       warn_faults(g + 1, faults);
       append_history(line);
       save_state(st);
       write_best(mean, "CMA-ES (pagmo)", g + 1);
     }
     return true;
+  }
+
+  // On the clock and on this machine: the cores other processes used on average while a step's
+  // games were played (history.jsonl's others_load), with a warning when that would have slowed
+  // its candidates down. nullopt on a node budget, through GNU parallel, or unmeasured.
+  std::optional<double> step_load(const harness::LoadMeter& load, std::size_t step) const {
+    if (s_.node_budget || !opt_.sshlogin.empty()) return std::nullopt;
+    const auto others = load.others();
+    if (!others) return std::nullopt;
+    const std::string w = harness::busy_message(*others, harness::core_count(), opt_.workers, 0.5,
+                                                "step " + std::to_string(step));
+    if (!w.empty()) std::fprintf(stderr, "\ntune: %s\n", w.c_str());
+    return std::round(*others * 1000) / 1000;
   }
 
   // ---- outputs ----

@@ -3,7 +3,12 @@
 
 #include <doctest/doctest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <chrono>
 #include <string>
 #include <thread>
 
@@ -116,4 +121,40 @@ TEST_CASE("the busy-machine warning: /proc/stat's cpu line, cores in use, and a 
   CHECK(busy_message(1.0, 2, 1).empty());
   CHECK(busy_message(1.4, 2, 1).empty());
   CHECK(busy_message(1.5, 2, 1).find("before the first game of 1 at once") != std::string::npos);
+}
+
+TEST_CASE("the busy-machine warning during a run: other processes' load less the run's own") {
+  // 2 s of wall on 2 cores (400 ticks at 100 a second), 3 s busy, 1 s of it the run's: 1 core.
+  CHECK(others_cores({0, 0}, {300, 400}, 1.0, 100, 2) == doctest::Approx(1.0));
+  CHECK(others_cores({0, 0}, {300, 400}, 0.0, 100, 2) == doctest::Approx(1.5));
+  CHECK(others_cores({0, 0}, {300, 400}, 5.0, 100, 2) == 0.0);  // more own time than busy: none
+  CHECK(others_cores({0, 0}, {0, 0}, 0.0, 100, 2) == 0.0);      // no time passed
+  CHECK(others_cores({10, 0}, {5, 400}, 0.0, 100, 2) == 0.0);   // counters went back
+  CHECK(busy_message(1.0, 2, 2, 0.5, "step 3")
+            .rfind("warning: the machine was busy during step 3: 1.0 of 2 cores", 0) == 0);
+  CHECK(busy_message(0.4, 2, 2, 0.5, "the run").empty());
+  CHECK(busy_message(1.4, 2, 1, 0.5, "the run").empty());  // a sibling shard's core
+  // A real reading: a child spinning and not yet reaped is other work; once reaped, its time is
+  // the run's own (as a game's agent is once its keeper is reaped), so the same stretch shows
+  // less other work.
+  const LoadMeter meter;
+  CHECK_FALSE(meter.others(60.0));  // not that long yet: too short to say
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    volatile std::uint64_t x = 0;
+    for (;;) x = x + 1;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  const auto before_reaping = meter.others();
+  ::kill(child, SIGKILL);
+  int st = 0;
+  REQUIRE(::waitpid(child, &st, 0) == child);
+  const auto after_reaping = meter.others();
+  REQUIRE(before_reaping);
+  REQUIRE(after_reaping);
+  CHECK(*before_reaping >= 0.5);
+  CHECK(*after_reaping < *before_reaping - 0.25);
+  CHECK(*after_reaping >= 0.0);
+  CHECK(*before_reaping <= core_count());
 }

@@ -25,14 +25,15 @@ v = {k: float(re.search(r"^%s\s*=\s*(\S+)" % k, text, re.M).group(1)) for k in (
 print("%.4f" % math.sqrt(((v["x"] - 7) / 10) ** 2 + ((v["y"] + 1) / 10) ** 2 + ((v["n"] - 12) / 40) ** 2))
 PY
 }
-# same A B: the two runs' history.jsonl agree on everything but the time a step took.
+# same A B: the two runs' history.jsonl agree on everything but the time a step took (and the
+# other processes' load while it was played, recorded on the clock only).
 same() {
   python3 - "$1/history.jsonl" "$2/history.jsonl" <<'PY'
 import json, sys
 def load(p):
     out = []
     for line in open(p):
-        h = json.loads(line); h.pop("time_s", None); out.append(h)
+        h = json.loads(line); h.pop("time_s", None); h.pop("others_load", None); out.append(h)
     return out
 a, b = load(sys.argv[1]), load(sys.argv[2])
 if a != b:
