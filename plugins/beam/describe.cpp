@@ -75,7 +75,10 @@ const ParamTable<HanpangConfig>& hanpang_table() {
       {"w_bump", &C::w, &W::bump, -100, 0,
        "eval: per (h_c - h_c+1)^2 over adjacent columns (an uneven skyline)"},
       {"w_danger3", &C::w, &W::danger3, -1000, 0,
-       "eval: per cubed height above danger_from, per column (steeper near the top)"}};
+       "eval: per cubed height above danger_from, per column (steeper near the top)"},
+      {"w_feed", &C::w, &W::feed, -10, 10,
+       "eval: per k * e over groups of k >= 6 tiles with e of them the lowest of their column "
+       "(where the rows to come join; phantom rows never do)"}};
   return table;
 }
 

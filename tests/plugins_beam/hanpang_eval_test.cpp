@@ -56,6 +56,15 @@ common::HanpangFeatures features_reference(const State& s, int danger_from, int*
       f.in_groups += n;
       f.max_group = std::max(f.max_group, n);
       if (sizes) sizes[ns++] = n;
+      if (n >= common::kFeedMin) {
+        // Its tiles with no tile of any colour under them (the lowest of their column).
+        for (int c = 0; c < kCols; ++c) {
+          int lowest = -1;
+          for (int h = 0; h < kRows && lowest < 0; ++h)
+            if (occ & bit128(cell(c, h))) lowest = h;
+          if (lowest >= 0 && (g & bit128(cell(c, lowest)))) f.feed += n;
+        }
+      }
     }
     // Same colour two apart with another colour's tile between (occupied, so gravity-stable).
     f.vgaps += popcount(p & (p >> 2) & (others >> 1) & common::detail::kLow13);
@@ -251,6 +260,41 @@ TEST_CASE("hanpang_eval: the cubic danger term (steeper near the top)") {
   CHECK(common::beam_weights().danger3 == 0.0);
 }
 
+TEST_CASE("hanpang_eval: the feeding term (big groups on the lowest tiles of their columns)") {
+  // Colour 1: a group of 7 (columns 0-4 bottom, columns 0-1 one up) with 5 tiles on the bottom
+  // row; colour 2: a group of 6 in columns 5-7 resting on colour 3 (no tile on the edge); the
+  // colour-3 tiles of the bottom row are a group of 3 (too small to count).
+  State s = board(
+      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
+      "00000000\n00000000\n00000000\n00000000\n"
+      "00000222\n"
+      "11000222\n"
+      "11111333\n");
+  const auto f = common::features(s, 10);
+  CHECK(f.max_group == 7);
+  CHECK(f.feed == 7 * 5);
+  // Phantom rows under the board move the edge with the tiles: the same tiles, the same term.
+  common::push_phantom_row(s);
+  common::push_phantom_row(s);
+  CHECK(common::features(s, 10).feed == 7 * 5);
+  // Taking the colour-3 group lets colour 2 fall onto the edge: 3 of its 6 tiles.
+  State t = board(
+      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
+      "00000000\n00000000\n00000000\n00000000\n"
+      "00000222\n"
+      "11000222\n"
+      "11111333\n");
+  t.play(cell(7, 0));
+  CHECK(common::features(t, 10).feed == 7 * 5 + 6 * 3);
+  common::HanpangWeights w;
+  const double base = common::evaluate(t, w);
+  w.feed = 0.25;
+  CHECK(common::evaluate(t, w) == doctest::Approx(base + 0.25 * (35 + 18)));
+  // Off by default, so every measured config plays as before.
+  CHECK(common::HanpangWeights{}.feed == 0.0);
+  CHECK(common::beam_weights().feed == 0.0);
+}
+
 TEST_CASE("hanpang_eval: endgame_mix blends the general value into the horizon's") {
   State s = board(
       "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
@@ -352,6 +396,7 @@ TEST_CASE("hanpang_eval: the fast features equal the reference twin's on random 
     CHECK(a.collapse_sq == b.collapse_sq);
     CHECK(a.reserve_sq == b.reserve_sq);
     CHECK(a.bump == b.bump);
+    CHECK(a.feed == b.feed);
     // The same multiset of group sizes (the order differs).
     REQUIRE(na == nb);
     std::sort(sa.begin(), sa.begin() + na);

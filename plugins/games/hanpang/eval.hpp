@@ -53,6 +53,9 @@ struct HanpangWeights {
                                 // puts the danger in few columns)
   double danger3 = 0.0;         // per (height - danger_from)^3, summed over columns: a penalty
                                 // steeper than `danger` near the top of the column profile
+  double feed = 0.0;            // per k * e over groups of k >= kFeedMin tiles, e of them on the
+                                // feeding edge (each column's lowest tile: the rows to come rise
+                                // under it, and the phantom rows a search foresees never join)
   double endgame_mix = 0.0;     // with r <= endgame actions left, this much times r/(endgame+1)
                                 // of the general evaluation is mixed into the horizon's (1: the
                                 // value goes over smoothly at the horizon; 0: the horizon only)
@@ -96,7 +99,13 @@ struct HanpangFeatures {
   std::int64_t collapse_sq = 0;  // sum of n^2 over each colour's collapsed masses (on request)
   std::int64_t reserve_sq = 0;   // (tiles of the most numerous colour)^2
   int bump = 0;                  // sum over adjacent columns of (h_c - h_c+1)^2
+  std::int64_t feed = 0;         // sum of k * e over groups of k >= kFeedMin, e = its tiles that
+                                 // are the lowest of their column (feeding_edge)
 };
+
+// Groups of fewer tiles have no feeding term (small groups are cashed or lost, not grown; and
+// no star or pair, the shapes features() counts without a flood fill, is this large).
+inline constexpr int kFeedMin = 6;
 
 namespace detail {
 
@@ -123,6 +132,14 @@ inline void column_heights(const hanpang::State& s, std::array<int, hanpang::kCo
   const u128 occ = s.occupied();
   for (int c = 0; c < hanpang::kCols; ++c)
     h[c] = 32 - std::countl_zero(static_cast<std::uint32_t>(occ >> (c * hanpang::kLane)) & 0x7FFFu);
+}
+
+// The lowest tile of every column: the cells under which the rows to come rise. On a board with
+// phantom rows (empty cells at the bottom) it is the lowest real tile, above the gap. The 16th
+// bit of every lane is empty, so the shift carries nothing across columns.
+inline u128 feeding_edge(const hanpang::State& s) {
+  const u128 occ = s.occupied();
+  return occ & ~(occ << 1);
 }
 
 // Lifts every column by one as a new row would, leaving the bottom row empty: a "phantom" row
@@ -218,9 +235,13 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
     if (centres)
       add_group(m + 1, popcount(centres), bridged ? popcount(centres & ~in_bridged) : 0);
   }
-  // The rest by flood fills, two groups at a time (as State::groups finds them).
+  // The rest by flood fills, two groups at a time (as State::groups finds them); only these can
+  // be large enough to feed.
+  const u128 edge = feeding_edge(s);
   hanpang::detail::for_each_rest_group(sh.rest, s.planes, [&](u128 g, int) {
-    add_group(popcount(g), 1, bridged && !(g & in_bridged));
+    const int n = popcount(g);
+    add_group(n, 1, bridged && !(g & in_bridged));
+    if (n >= kFeedMin) f.feed += static_cast<std::int64_t>(n) * popcount(g & edge);
   });
   if (f.max_group == 0 && f.tiles) f.max_group = 1;
   int prev_h = -1;
@@ -266,7 +287,7 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
            w.max_sq * static_cast<double>(f.max_group) * f.max_group + w.group_lin * f.in_groups +
            w.singleton * f.singletons + w.group * f.groups + w.vgap * f.vgaps + w.hgap * f.hgaps +
            w.tile * f.tiles + w.danger * f.danger + w.reserve_sq * static_cast<double>(f.reserve_sq) +
-           w.bump * f.bump + w.danger3 * f.danger3;
+           w.bump * f.bump + w.danger3 * f.danger3 + w.feed * static_cast<double>(f.feed);
   };
   if (left <= w.endgame) {
     // Step 1. Few actions left: at most `left` more groups can be cashed, and a cashed group
