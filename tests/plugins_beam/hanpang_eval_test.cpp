@@ -29,7 +29,8 @@ const char* kSmall =
 // The reference twin of common::features: one plain flood fill per group, colour by colour
 // (the first version; the fast one reads small groups off neighbour masks instead).
 common::HanpangFeatures features_reference(const State& s, int danger_from, int* sizes, int* nsizes,
-                                           bool bridged, const double* pot, bool collapsed) {
+                                           bool bridged, const double* pot, bool collapsed,
+                                           bool fed) {
   common::HanpangFeatures f;
   const u128 occ = s.occupied();
   f.tiles = popcount(occ);
@@ -56,7 +57,7 @@ common::HanpangFeatures features_reference(const State& s, int danger_from, int*
       f.in_groups += n;
       f.max_group = std::max(f.max_group, n);
       if (sizes) sizes[ns++] = n;
-      if (n >= common::kFeedMin) {
+      if (fed && n >= common::kFeedMin) {
         // Its tiles with no tile of any colour under them (the lowest of their column).
         for (int c = 0; c < kCols; ++c) {
           int lowest = -1;
@@ -264,32 +265,29 @@ TEST_CASE("hanpang_eval: the feeding term (big groups on the lowest tiles of the
   // Colour 1: a group of 7 (columns 0-4 bottom, columns 0-1 one up) with 5 tiles on the bottom
   // row; colour 2: a group of 6 in columns 5-7 resting on colour 3 (no tile on the edge); the
   // colour-3 tiles of the bottom row are a group of 3 (too small to count).
-  State s = board(
+  const State base = board(
       "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
       "00000000\n00000000\n00000000\n00000000\n"
       "00000222\n"
       "11000222\n"
       "11111333\n");
-  const auto f = common::features(s, 10);
+  State s = base;
+  CHECK(common::features(s, 10).feed == 0);  // not computed unless asked for
+  const auto f = common::features(s, 10, nullptr, nullptr, false, nullptr, false, true);
   CHECK(f.max_group == 7);
   CHECK(f.feed == 7 * 5);
   // Phantom rows under the board move the edge with the tiles: the same tiles, the same term.
   common::push_phantom_row(s);
   common::push_phantom_row(s);
-  CHECK(common::features(s, 10).feed == 7 * 5);
+  CHECK(common::features(s, 10, nullptr, nullptr, false, nullptr, false, true).feed == 7 * 5);
   // Taking the colour-3 group lets colour 2 fall onto the edge: 3 of its 6 tiles.
-  State t = board(
-      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
-      "00000000\n00000000\n00000000\n00000000\n"
-      "00000222\n"
-      "11000222\n"
-      "11111333\n");
+  State t = base;
   t.play(cell(7, 0));
-  CHECK(common::features(t, 10).feed == 7 * 5 + 6 * 3);
+  CHECK(common::features(t, 10, nullptr, nullptr, false, nullptr, false, true).feed == 7 * 5 + 6 * 3);
   common::HanpangWeights w;
-  const double base = common::evaluate(t, w);
+  const double before = common::evaluate(t, w);
   w.feed = 0.25;
-  CHECK(common::evaluate(t, w) == doctest::Approx(base + 0.25 * (35 + 18)));
+  CHECK(common::evaluate(t, w) == doctest::Approx(before + 0.25 * (35 + 18)));
   // Off by default, so every measured config plays as before.
   CHECK(common::HanpangWeights{}.feed == 0.0);
   CHECK(common::beam_weights().feed == 0.0);
@@ -372,12 +370,12 @@ TEST_CASE("hanpang_eval: the fast features equal the reference twin's on random 
   for (int k = 2; k <= kRows * kCols; ++k) pot[k] = 0.6 * k * k;
   for (int trial = 0; trial < 4000; ++trial) {
     const State s = random_board(rng);
-    const bool bridged = trial % 2, collapsed = trial % 3 == 0;
+    const bool bridged = trial % 2, collapsed = trial % 3 == 0, fed = trial % 5 < 3;
     const int from = 9 + trial % 4;
     std::array<int, kRows * kCols> sa{}, sb{};
     int na = -1, nb = -1;
-    const auto a = common::features(s, from, sa.data(), &na, bridged, pot.data(), collapsed);
-    const auto b = features_reference(s, from, sb.data(), &nb, bridged, pot.data(), collapsed);
+    const auto a = common::features(s, from, sa.data(), &na, bridged, pot.data(), collapsed, fed);
+    const auto b = features_reference(s, from, sb.data(), &nb, bridged, pot.data(), collapsed, fed);
     INFO(s.to_text());
     CHECK(a.tiles == b.tiles);
     CHECK(a.groups == b.groups);
