@@ -237,13 +237,20 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
       add_group(m + 1, popcount(centres), bridged ? popcount(centres & ~in_bridged) : 0);
   }
   // The rest by flood fills, two groups at a time (as State::groups finds them); only these can
-  // be large enough to feed (computed only on request: about 3% of a search's instructions).
-  const u128 edge = fed ? feeding_edge(s) : 0;
-  hanpang::detail::for_each_rest_group(sh.rest, s.planes, [&](u128 g, int) {
-    const int n = popcount(g);
-    add_group(n, 1, bridged && !(g & in_bridged));
-    if (fed && n >= kFeedMin) f.feed += static_cast<std::int64_t>(n) * popcount(g & edge);
-  });
+  // be large enough to feed. The feeding term only on request, decided outside the loop (a test
+  // per group costs about 1% of a search's instructions; computing it always, 3%).
+  if (fed) {
+    const u128 edge = feeding_edge(s);
+    hanpang::detail::for_each_rest_group(sh.rest, s.planes, [&](u128 g, int) {
+      const int n = popcount(g);
+      add_group(n, 1, bridged && !(g & in_bridged));
+      if (n >= kFeedMin) f.feed += static_cast<std::int64_t>(n) * popcount(g & edge);
+    });
+  } else {
+    hanpang::detail::for_each_rest_group(sh.rest, s.planes, [&](u128 g, int) {
+      add_group(popcount(g), 1, bridged && !(g & in_bridged));
+    });
+  }
   if (f.max_group == 0 && f.tiles) f.max_group = 1;
   int prev_h = -1;
   for (int c = 0; c < kCols; ++c) {
