@@ -402,10 +402,7 @@ double others_cores(const CpuTimes& before, const CpuTimes& after, double own_cp
   return std::clamp((busy_s - own_cpu_s) / wall_s, 0.0, static_cast<double>(cores));
 }
 
-void LoadMeter::restart() {
-  machine_ = read_cpu_times();
-  own_s_ = own_cpu_seconds();
-}
+LoadMeter::LoadMeter() : machine_(read_cpu_times()), own_s_(own_cpu_seconds()) {}
 
 std::optional<double> LoadMeter::others(double min_seconds) const {
   if (!machine_) return std::nullopt;
@@ -426,11 +423,10 @@ std::string LoadMeter::warning(int workers, const std::string& during, double th
 }
 
 std::string busy_warning(int workers, int sample_ms, double threshold) {
-  const auto read = read_cpu_times;
-  const auto a = read();
+  const auto a = read_cpu_times();
   if (!a) return {};
   std::this_thread::sleep_for(std::chrono::milliseconds(sample_ms));
-  const auto b = read();
+  const auto b = read_cpu_times();
   if (!b) return {};
   const int cores = core_count();
   return busy_message(busy_cores(*a, *b, cores), cores, workers, threshold);

@@ -130,13 +130,12 @@ std::string busy_warning(int workers, int sample_ms = 250, double threshold = 0.
 double others_cores(const CpuTimes& before, const CpuTimes& after, double own_cpu_s,
                     long ticks_per_s, int cores);
 // Other processes' load over a stretch of a run (a tune's step, a whole bench or tourney):
-// /proc/stat and getrusage read when it is made (or restarted) and at others(). A game's agent
+// /proc/stat and getrusage read when it is made and at others(). A game's agent
 // is this run's own once its game has ended (its keeper reaped, with every process under it),
 // so read it when no game is in flight; games still running would count as other work.
 class LoadMeter {
  public:
-  LoadMeter() { restart(); }
-  void restart();
+  LoadMeter();
   // Cores other processes used on average since the start; nullopt when /proc/stat cannot be
   // read or less than `min_seconds` passed (too short to say).
   std::optional<double> others(double min_seconds = 1.0) const;
