@@ -29,6 +29,8 @@ struct IceParams {
   double time_scale = 1.0;  // the soft time counted as this multiple of the host's (never past
                             // the hard limit): the host expects (ice + 1) / 2 more moves of
                             // ours, but captures end games sooner, so its share is cautious
+  int late_at = 0;          // with this many ice cells or fewer, late_scale instead of
+  double late_scale = 1.0;  // time_scale (0: never): time moved between middle game and end
   // Evaluation weights (points per unit): see games/icebreaking/search_knowledge.hpp.
   double w_pool = 0.0;    // the alternating sum of the cells left ("pick from a pool" value)
   double w_threat = 0.0;  // the best capture now available to the side to move
@@ -56,7 +58,10 @@ class IceSearch {
   using Result = Search::Result;
 
   explicit IceSearch(const IceParams& p)
-      : search_(settings(p), weights(p), p.qdepth, p.pool) {}
+      : search_(settings(p), weights(p), p.qdepth, p.pool),
+        time_scale_(p.time_scale),
+        late_at_(p.late_at),
+        late_scale_(p.late_scale) {}
 
   void new_game(const icebreaking::Board& b) {
     search_.knowledge().new_game(b);
@@ -65,6 +70,7 @@ class IceSearch {
   // Iterative deepening from the ice set `ice` (side to move = the caller, ahead by `margin`
   // points) within the limits; publishes the best move as it goes.
   Result run(u128 ice, int margin, const SearchLimits& limits, BestMove* best) {
+    search_.set_time_scale(popcount(ice) <= late_at_ ? late_scale_ : time_scale_);
     return search_.run(ice, margin, limits, best);
   }
   // The exact value of the rest of the game (for tests): a full-depth search with no limits.
@@ -93,6 +99,9 @@ class IceSearch {
     return s;
   }
   Search search_;
+  double time_scale_;
+  int late_at_;
+  double late_scale_;
 };
 
 }  // namespace tactica::plugins::expectimax

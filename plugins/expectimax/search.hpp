@@ -118,6 +118,8 @@ class Expectiminimax {
   }
 
   K& knowledge() { return k_; }
+  // The soft time's multiple for the next runs (Settings::time_scale).
+  void set_time_scale(double scale) { set_.time_scale = scale; }
   const K& knowledge() const { return k_; }
 
   // Forget everything learnt (a new game).

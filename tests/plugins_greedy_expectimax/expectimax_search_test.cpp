@@ -155,3 +155,32 @@ TEST_CASE("expectimax: a time_scale above 1 deepens past the host's soft time, n
   CHECK_FALSE(may_deepen(nodes, 0.6, 2.0));
   CHECK_FALSE(may_deepen(nodes, 0.6, 1.0));
 }
+
+TEST_CASE("expectimax icebreaking: late_scale replaces time_scale from late_at cells down") {
+  // The host's soft time is already spent: time_scale 1 stops after the first iteration, a
+  // scale of 3 deepens (0.6 * 3 of a spent soft time is still ahead) to the exact end.
+  const auto b = icebreaking::Board::from_seed(7);
+  auto pos = icebreaking::Position::start(b);
+  while (popcount(pos.ice) > 14) pos.play(b, plugins::greedy::icebreaking_move(b, pos, true));
+  const int cells = popcount(pos.ice);
+  const auto depth_with = [&](int late_at) {
+    plugins::expectimax::IceParams p;
+    p.tt_mb = 1;
+    p.solve_at = 0;
+    p.late_at = late_at;
+    p.late_scale = 3.0;
+    plugins::expectimax::IceSearch search(p);
+    search.new_game(b);
+    SearchLimits lim;
+    lim.deadline = Deadline::in(std::chrono::microseconds(0), std::chrono::hours(1));
+    const auto r = search.run(pos.ice, pos.margin(), lim, nullptr);
+    CHECK(pos.legal(r.move));
+    return r;
+  };
+  const auto early = depth_with(cells - 1);  // more cells than late_at: time_scale (1)
+  CHECK(early.depth == 1);
+  CHECK_FALSE(early.exact);
+  const auto late = depth_with(cells);
+  CHECK(late.exact);
+  CHECK(late.depth > 1);
+}
