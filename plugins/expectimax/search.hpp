@@ -118,9 +118,9 @@ class Expectiminimax {
   }
 
   K& knowledge() { return k_; }
+  const K& knowledge() const { return k_; }
   // The soft time's multiple for the next runs (Settings::time_scale).
   void set_time_scale(double scale) { set_.time_scale = scale; }
-  const K& knowledge() const { return k_; }
 
   // Forget everything learnt (a new game).
   void clear() {
