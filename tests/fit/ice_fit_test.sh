@@ -31,27 +31,19 @@ cmp <(grep -A20 "fitted weights" fit.out) <(grep -A20 "fitted weights" refit.out
   fail "--from pos.csv fitted other weights than the run that wrote it"
 
 # Bad input: exit 2, one line naming the problem, nothing played.
-bad() {  # EXPECTED-TEXT ARGS...
-  local want=$1; shift
-  local status=0
-  "$fit" "$@" > bad.out 2> bad.err || status=$?
-  [[ $status -eq 2 ]] || fail "'$*' exited $status, not 2"
-  [[ $(wc -l < bad.err) -eq 1 ]] || fail "'$*' printed $(wc -l < bad.err) lines: $(cat bad.err)"
-  grep -q -- "$want" bad.err || fail "'$*': $(cat bad.err)"
-  [[ ! -s bad.out ]] || fail "'$*' printed results: $(cat bad.out)"
-}
-bad "--seeds: bad seed range .10-x." --seeds 10-x
-bad "--seeds: empty seed list" --seeds ""
-bad "listed twice" --seeds 3,3
-bad "give either" --seeds 1 --from pos.csv
-bad "give either"
-bad "unknown option" --seeds 1 --deep 3
-bad "at least 1" --seeds 1 --depth 0
-bad "expected LO-HI" --seeds 1 --cells 60-20
-bad "unknown term" --from pos.csv --terms tempo,gian2
-bad "cannot write it" --seeds 1 --out no-such-dir/pos.csv
-bad "cannot read it" --from missing.csv
+source "$(dirname "${BASH_SOURCE[0]}")/bad_input.sh"
+bad "$fit" "--seeds: bad seed range .10-x." --seeds 10-x
+bad "$fit" "--seeds: empty seed list" --seeds ""
+bad "$fit" "listed twice" --seeds 3,3
+bad "$fit" "give either" --seeds 1 --from pos.csv
+bad "$fit" "give either"
+bad "$fit" "unknown option" --seeds 1 --deep 3
+bad "$fit" "at least 1" --seeds 1 --depth 0
+bad "$fit" "expected LO-HI" --seeds 1 --cells 60-20
+bad "$fit" "unknown term" --from pos.csv --terms tempo,gian2
+bad "$fit" "cannot write it" --seeds 1 --out no-such-dir/pos.csv
+bad "$fit" "cannot read it" --from missing.csv
 printf 'seed,ply\n1,2\n' > short.csv
-bad "short.csv:2: expected 15 columns" --from short.csv
-bad "every seed is held out" --from pos.csv --holdout 101-102
+bad "$fit" "short.csv:2: expected 15 columns" --from short.csv
+bad "$fit" "every seed is held out" --from pos.csv --holdout 101-102
 echo "ice_fit_test: ok ($(($(wc -l < pos.csv) - 1)) positions)"

@@ -34,21 +34,13 @@ assert "impossible with exact solves): 0" in summary, summary
 PY
 
 # Bad input: exit 2, one line naming the problem, nothing played.
-bad() {  # EXPECTED-TEXT ARGS...
-  local want=$1; shift
-  local status=0
-  "$probe" "$@" > bad.out 2> bad.err || status=$?
-  [[ $status -eq 2 ]] || fail "'$*' exited $status, not 2"
-  [[ $(wc -l < bad.err) -eq 1 ]] || fail "'$*' printed $(wc -l < bad.err) lines: $(cat bad.err)"
-  grep -q -- "$want" bad.err || fail "'$*': $(cat bad.err)"
-  [[ ! -s bad.out ]] || fail "'$*' printed results: $(cat bad.out)"
-}
-bad "--seeds SET is required"
-bad "--seeds: bad seed range" --seeds 10-x
-bad "--seeds: empty seed list" --seeds ""
-bad "unknown option" --seeds 1 --budget 3
-bad "expected a whole number >= 1" --seeds 1 --first-budget 0
-bad "expected LO-HI" --seeds 1 --cells 40-26
-bad "expected a range" --seeds 1 --cells 40
-bad "at most 72" --seeds 1 --second-solve-at 80
+source "$(dirname "${BASH_SOURCE[0]}")/bad_input.sh"
+bad "$probe" "--seeds SET is required"
+bad "$probe" "--seeds: bad seed range" --seeds 10-x
+bad "$probe" "--seeds: empty seed list" --seeds ""
+bad "$probe" "unknown option" --seeds 1 --budget 3
+bad "$probe" "expected a whole number >= 1" --seeds 1 --first-budget 0
+bad "$probe" "expected LO-HI" --seeds 1 --cells 40-26
+bad "$probe" "expected a range" --seeds 1 --cells 40
+bad "$probe" "at most 72" --seeds 1 --second-solve-at 80
 echo "ice_probe_test: ok"
