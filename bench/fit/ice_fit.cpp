@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "expectimax/ice_search.hpp"
+#include "fit/ols.hpp"
 #include "games/icebreaking/search_knowledge.hpp"
 #include "runner/runner.hpp"
 #include "tactica/icebreaking.hpp"
@@ -128,42 +129,16 @@ std::vector<Row> play_seed(std::uint64_t seed, std::uint64_t play_budget, int de
   return rows;
 }
 
-// Solves (A^T A + ridge) w = A^T y by Gaussian elimination with partial pivoting.
+// Least squares of the target on the terms `cols` (bench/fit/ols.hpp), and its error.
 std::vector<double> least_squares(const std::vector<const Row*>& rows, const std::vector<int>& cols) {
-  const int m = static_cast<int>(cols.size());
-  std::vector<std::vector<double>> a(m, std::vector<double>(m + 1, 0.0));
-  for (const Row* r : rows)
-    for (int i = 0; i < m; ++i) {
-      for (int j = 0; j < m; ++j) a[i][j] += r->x[cols[i]] * r->x[cols[j]];
-      a[i][m] += r->x[cols[i]] * r->target;
-    }
-  for (int i = 0; i < m; ++i) a[i][i] += 1e-6 * (1.0 + a[i][i]);
-  for (int c = 0; c < m; ++c) {
-    int p = c;
-    for (int i = c + 1; i < m; ++i)
-      if (std::fabs(a[i][c]) > std::fabs(a[p][c])) p = i;
-    std::swap(a[c], a[p]);
-    if (std::fabs(a[c][c]) < 1e-12) continue;
-    for (int i = 0; i < m; ++i) {
-      if (i == c) continue;
-      const double f = a[i][c] / a[c][c];
-      for (int j = c; j <= m; ++j) a[i][j] -= f * a[c][j];
-    }
-  }
-  std::vector<double> w(m, 0.0);
-  for (int i = 0; i < m; ++i)
-    if (std::fabs(a[i][i]) >= 1e-12) w[i] = a[i][m] / a[i][i];
-  return w;
+  return fit::least_squares(rows, static_cast<int>(cols.size()),
+                            [&](const Row* r, int i) { return r->x[cols[i]]; },
+                            [](const Row* r) { return r->target; });
 }
 
 double rmse(const std::vector<const Row*>& rows, const std::vector<int>& cols, const std::vector<double>& w) {
-  double e = 0;
-  for (const Row* r : rows) {
-    double v = 0;
-    for (std::size_t i = 0; i < cols.size(); ++i) v += w[i] * r->x[cols[i]];
-    e += (v - r->target) * (v - r->target);
-  }
-  return rows.empty() ? 0 : std::sqrt(e / double(rows.size()));
+  return fit::rmse(rows, w, [&](const Row* r, int i) { return r->x[cols[i]]; },
+                   [](const Row* r) { return r->target; });
 }
 
 std::vector<Row> read_csv(const std::string& path) {
