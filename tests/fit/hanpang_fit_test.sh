@@ -39,6 +39,26 @@ cmp <(grep -A30 "fitted weights" fit.out) <(grep -A30 "fitted weights" refit.out
   fail "--from pos.csv fitted other weights than the run that wrote it"
 "$fit" --from pos.csv --terms eval,tiles@late --left 1-200 | grep -q "tiles@late" || fail "x@late not fitted"
 
+# The least squares itself: a target that is an exact function of two terms and the actions
+# left (an intercept per ten) gets those weights back, with no error.
+python3 - pos.csv exact.csv <<'PY'
+import csv, random, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+random.seed(7)
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=rows[0].keys())
+    w.writeheader()
+    for r in rows:
+        r["tiles"] = random.randint(1, 120)
+        r["sum_sq"] = random.randint(0, 3000)
+        left = int(r["left"])
+        r["target"] = 3 * r["tiles"] - 0.25 * r["sum_sq"] + 100 * ((left - 1) // 10)
+        w.writerow(r)
+PY
+"$fit" --from exact.csv --terms tiles,sum_sq --left 1-200 > exact.out || fail "the exact fit failed"
+grep -Eq "^  tiles +\+3\.0000" exact.out && grep -Eq "^  sum_sq +-0\.2500" exact.out &&
+  grep -Eq "fitted 0\.0 /" exact.out || fail "an exact linear target was not fitted: $(cat exact.out)"
+
 # Bad input: exit 2, one line naming the problem, nothing played.
 source "$src/tests/fit/bad_input.sh"
 bad "$fit" "--seeds: bad seed range .10-x." --seeds 10-x
