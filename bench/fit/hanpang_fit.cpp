@@ -23,19 +23,18 @@
 // A term `x@late` is x times max(0, 1 - left / 100): x's weight changing through the game.
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <mutex>
 #include <sstream>
 #include <string>
-#include <thread>
+#include <tuple>
 #include <vector>
 
 #include "beam/params.hpp"
 #include "fit/ols.hpp"
+#include "fit/tool.hpp"
 #include "games/hanpang/eval.hpp"
 #include "runner/runner.hpp"
 #include "tactica/config.hpp"
@@ -62,18 +61,7 @@ struct Row {
   std::array<double, kTerms> x{};
 };
 
-[[noreturn]] void die(const std::string& msg) {
-  std::fprintf(stderr, "tactica-hanpang-fit: %s\n", msg.c_str());
-  std::exit(2);
-}
-
-std::vector<std::uint64_t> parse_set(const std::string& what, const std::string& s) {
-  try {
-    return harness::parse_seeds(s);
-  } catch (const harness::RunError& e) {
-    die(what + ": " + e.what());
-  }
-}
+using fit::die;
 
 // Every term of a decision position (see kTermNames). `eval` is the config's evaluation less
 // the score; the rest are the evaluation's features (games/hanpang/eval.hpp) and these:
@@ -179,22 +167,8 @@ std::vector<Row> play_seed(const Player& p, std::uint64_t seed, std::uint64_t bu
 }
 
 std::vector<Row> read_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) die("--from " + path + ": cannot read it (give a CSV this tool wrote with --out)");
-  std::string line;
-  std::getline(in, line);
   std::vector<Row> rows;
-  int lineno = 1;
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (line.empty()) continue;
-    std::stringstream s(line);
-    std::string cell;
-    std::vector<double> v;
-    while (std::getline(s, cell, ',')) v.push_back(std::atof(cell.c_str()));
-    if (v.size() != 4 + kTerms)
-      die("--from " + path + ":" + std::to_string(lineno) + ": expected " + std::to_string(4 + kTerms) +
-          " columns (a CSV of another version? write it again with --out)");
+  for (const auto& v : fit::read_csv(path, 4 + kTerms)) {
     Row r;
     r.seed = static_cast<std::uint64_t>(v[0]);
     r.actions = static_cast<int>(v[1]);
@@ -255,6 +229,7 @@ std::vector<Col> parse_terms(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  fit::tool_name() = "tactica-hanpang-fit";
   std::string seeds_s, from, out, holdout_s, config = "configs/hanpang/submit.toml";
   std::string terms_s = "eval,tiles,sum_sq,max_sq,second_sq,loose,loose_sq,danger,high_cols";
   bool seeds_given = false;
@@ -266,16 +241,7 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) die(a + " needs a value");
       return argv[++i];
     };
-    auto number = [&](const std::string& v) -> long long {
-      try {
-        std::size_t used = 0;
-        const long long x = std::stoll(v, &used);
-        if (used != v.size() || x < 0) throw std::invalid_argument(v);
-        return x;
-      } catch (const std::exception&) {
-        die(a + " '" + v + "': expected a whole number >= 0");
-      }
-    };
+    auto number = [&](const std::string& v) { return fit::whole_number(a, v); };
     if (a == "--seeds") seeds_s = value(), seeds_given = true;
     else if (a == "--from") from = value();
     else if (a == "--out") out = value();
@@ -286,10 +252,7 @@ int main(int argc, char** argv) {
     else if (a == "--jobs") jobs = std::max(1, static_cast<int>(number(value())));
     else if (a == "--left") {
       const auto v = value();
-      const auto dash = v.find('-');
-      if (dash == std::string::npos) die("--left '" + v + "': expected a range like 21-200");
-      lo = static_cast<int>(number(v.substr(0, dash)));
-      hi = static_cast<int>(number(v.substr(dash + 1)));
+      std::tie(lo, hi) = fit::whole_range(a, v, "21-200");
       if (lo < 1 || lo > hi || hi > hanpang::kMaxActions)
         die("--left '" + v + "': expected LO-HI with 1 <= LO <= HI <= 200");
     } else if (a == "-h" || a == "--help") {
@@ -306,11 +269,11 @@ int main(int argc, char** argv) {
   if (from.empty() == !seeds_given) die("give either --seeds SET (play and fit) or --from FILE.csv (fit)");
   if (seeds_given && play_budget == 0) die("--play-budget must be at least 1 (nodes a move)");
   std::vector<std::uint64_t> holdout;
-  if (!holdout_s.empty()) holdout = parse_set("--holdout", holdout_s);
+  if (!holdout_s.empty()) holdout = fit::seed_set("--holdout", holdout_s);
   std::vector<std::uint64_t> seeds;
   Player player;
   if (seeds_given) {
-    seeds = parse_set("--seeds", seeds_s);
+    seeds = fit::seed_set("--seeds", seeds_s);
     try {
       player.cfg = load_config(config);
       if (player.cfg.game != GameKind::hanpang) die("--config " + config + ": a config for icebreaking; give a hanpang one");
@@ -335,20 +298,7 @@ int main(int argc, char** argv) {
     rows = read_csv(from);
   } else {
     std::vector<std::vector<Row>> per(seeds.size());
-    std::atomic<std::size_t> next{0}, done{0};
-    std::mutex io;
-    auto work = [&] {
-      for (std::size_t i; (i = next++) < seeds.size();) {
-        per[i] = play_seed(player, seeds[i], play_budget);
-        const auto d = ++done;
-        std::lock_guard<std::mutex> g(io);
-        std::fprintf(stderr, "\rseeds %zu/%zu", d, seeds.size());
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int j = 0; j < jobs; ++j) pool.emplace_back(work);
-    for (auto& t : pool) t.join();
-    std::fprintf(stderr, "\n");
+    fit::play_seeds(seeds.size(), jobs, [&](std::size_t i) { per[i] = play_seed(player, seeds[i], play_budget); });
     for (auto& p : per) rows.insert(rows.end(), p.begin(), p.end());
     if (!out.empty()) {
       auto& f = csv;

@@ -18,19 +18,18 @@
 // value is the side to move's), fitted on the seeds outside --holdout; prints the weights (the
 // plugin's w_* parameters) and the error on the held-out seeds, beside the default evaluation's.
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <mutex>
 #include <sstream>
 #include <string>
-#include <thread>
+#include <tuple>
 #include <vector>
 
 #include "expectimax/ice_search.hpp"
 #include "fit/ols.hpp"
+#include "fit/tool.hpp"
 #include "games/icebreaking/search_knowledge.hpp"
 #include "runner/runner.hpp"
 #include "tactica/icebreaking.hpp"
@@ -59,19 +58,7 @@ struct Row {
   std::array<double, kTerms> x{};
 };
 
-[[noreturn]] void die(const std::string& msg) {
-  std::fprintf(stderr, "tactica-ice-fit: %s\n", msg.c_str());
-  std::exit(2);
-}
-
-// A seed set as every tactica command reads it (harness::parse_seeds), or one line and exit 2.
-std::vector<std::uint64_t> parse_set(const std::string& what, const std::string& s) {
-  try {
-    return harness::parse_seeds(s);
-  } catch (const harness::RunError& e) {
-    die(what + ": " + e.what());
-  }
-}
+using fit::die;
 
 // One seed: self-play, then every kept position's terms and deep value.
 std::vector<Row> play_seed(std::uint64_t seed, std::uint64_t play_budget, int depth, int lo, int hi,
@@ -142,22 +129,8 @@ double rmse(const std::vector<const Row*>& rows, const std::vector<int>& cols, c
 }
 
 std::vector<Row> read_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) die("--from " + path + ": cannot read it (give a CSV this tool wrote with --out)");
-  std::string line;
-  std::getline(in, line);
   std::vector<Row> rows;
-  int lineno = 1;
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (line.empty()) continue;
-    std::stringstream s(line);
-    std::string cell;
-    std::vector<double> v;
-    while (std::getline(s, cell, ',')) v.push_back(std::atof(cell.c_str()));
-    if (v.size() != 4 + kTerms)
-      die("--from " + path + ":" + std::to_string(lineno) + ": expected " + std::to_string(4 + kTerms) +
-          " columns (a CSV of another version? write it again with --out)");
+  for (const auto& v : fit::read_csv(path, 4 + kTerms)) {
     Row r;
     r.seed = static_cast<std::uint64_t>(v[0]);
     r.ply = static_cast<int>(v[1]);
@@ -172,6 +145,7 @@ std::vector<Row> read_csv(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  fit::tool_name() = "tactica-ice-fit";
   std::string seeds_s, from, out, holdout_s, terms_s = "tempo,gain2,gain3,threat,ncap,parity,odd,pool,plus,reply";
   bool seeds_given = false;
   std::uint64_t play_budget = 20000;
@@ -182,16 +156,7 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) die(a + " needs a value");
       return argv[++i];
     };
-    auto number = [&](const std::string& v) -> long long {
-      try {
-        std::size_t used = 0;
-        const long long x = std::stoll(v, &used);
-        if (used != v.size() || x < 0) throw std::invalid_argument(v);
-        return x;
-      } catch (const std::exception&) {
-        die(a + " '" + v + "': expected a whole number >= 0");
-      }
-    };
+    auto number = [&](const std::string& v) { return fit::whole_number(a, v); };
     if (a == "--seeds") seeds_s = value(), seeds_given = true;
     else if (a == "--from") from = value();
     else if (a == "--out") out = value();
@@ -203,10 +168,7 @@ int main(int argc, char** argv) {
     else if (a == "--jobs") jobs = std::max(1, static_cast<int>(number(value())));
     else if (a == "--cells") {
       const auto v = value();
-      const auto dash = v.find('-');
-      if (dash == std::string::npos) die("--cells '" + v + "': expected a range like 22-64");
-      lo = static_cast<int>(number(v.substr(0, dash)));
-      hi = static_cast<int>(number(v.substr(dash + 1)));
+      std::tie(lo, hi) = fit::whole_range(a, v, "22-64");
       if (lo > hi || hi > icebreaking::kIce) die("--cells '" + v + "': expected LO-HI with LO <= HI <= 72");
     } else if (a == "-h" || a == "--help") {
       std::puts("tactica-ice-fit --seeds SET [--play-budget N] [--depth D] [--cells LO-HI] "
@@ -232,10 +194,10 @@ int main(int argc, char** argv) {
   if (from.empty() == !seeds_given) die("give either --seeds SET (play and fit) or --from FILE.csv (fit)");
   if (depth < 1) die("--depth must be at least 1");
   std::vector<std::uint64_t> holdout;
-  if (!holdout_s.empty()) holdout = parse_set("--holdout", holdout_s);
+  if (!holdout_s.empty()) holdout = fit::seed_set("--holdout", holdout_s);
 
   std::vector<std::uint64_t> seeds;
-  if (seeds_given) seeds = parse_set("--seeds", seeds_s);
+  if (seeds_given) seeds = fit::seed_set("--seeds", seeds_s);
   std::ofstream csv;
   if (!out.empty()) {
     if (!from.empty()) die("--out writes the positions played: give it with --seeds, not --from");
@@ -247,20 +209,9 @@ int main(int argc, char** argv) {
     rows = read_csv(from);
   } else {
     std::vector<std::vector<Row>> per(seeds.size());
-    std::atomic<std::size_t> next{0}, done{0};
-    std::mutex io;
-    auto work = [&] {
-      for (std::size_t i; (i = next++) < seeds.size();) {
-        per[i] = play_seed(seeds[i], play_budget, depth, lo, hi, random_plies);
-        const auto d = ++done;
-        std::lock_guard<std::mutex> g(io);
-        std::fprintf(stderr, "\rseeds %zu/%zu", d, seeds.size());
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int j = 0; j < jobs; ++j) pool.emplace_back(work);
-    for (auto& t : pool) t.join();
-    std::fprintf(stderr, "\n");
+    fit::play_seeds(seeds.size(), jobs, [&](std::size_t i) {
+      per[i] = play_seed(seeds[i], play_budget, depth, lo, hi, random_plies);
+    });
     for (auto& p : per) rows.insert(rows.end(), p.begin(), p.end());
     if (!out.empty()) {
       auto& f = csv;

@@ -26,9 +26,11 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "expectimax/ice_search.hpp"
+#include "fit/tool.hpp"
 #include "runner/runner.hpp"
 #include "tactica/icebreaking.hpp"
 
@@ -38,10 +40,7 @@ using namespace tactica;
 using plugins::expectimax::IceParams;
 using plugins::expectimax::IceSearch;
 
-[[noreturn]] void die(const std::string& msg) {
-  std::fprintf(stderr, "tactica-ice-probe: %s\n", msg.c_str());
-  std::exit(2);
-}
+using fit::die;
 
 struct Side {
   std::uint64_t budget = 400000;
@@ -119,6 +118,7 @@ Played play(std::uint64_t seed, const Side sides[2], int lo, int hi, std::uint64
 }  // namespace
 
 int main(int argc, char** argv) {
+  fit::tool_name() = "tactica-ice-probe";
   std::string seeds_s;
   bool seeds_given = false;
   Side sides[2];
@@ -130,16 +130,7 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) die(a + " needs a value");
       return argv[++i];
     };
-    auto number = [&](const std::string& v, long long least) -> long long {
-      try {
-        std::size_t used = 0;
-        const long long x = std::stoll(v, &used);
-        if (used != v.size() || x < least) throw std::invalid_argument(v);
-        return x;
-      } catch (const std::exception&) {
-        die(a + " '" + v + "': expected a whole number >= " + std::to_string(least));
-      }
-    };
+    auto number = [&](const std::string& v, long long least) { return fit::whole_number(a, v, least); };
     if (a == "--seeds") seeds_s = value(), seeds_given = true;
     else if (a == "--first-budget") sides[0].budget = static_cast<std::uint64_t>(number(value(), 1));
     else if (a == "--second-budget") sides[1].budget = static_cast<std::uint64_t>(number(value(), 1));
@@ -149,11 +140,8 @@ int main(int argc, char** argv) {
     else if (a == "--jobs") jobs = static_cast<int>(number(value(), 1));
     else if (a == "--cells") {
       const auto v = value();
-      const auto dash = v.find('-');
-      if (dash == std::string::npos) die("--cells '" + v + "': expected a range like 26-40");
-      lo = static_cast<int>(number(v.substr(0, dash), 1));
-      hi = static_cast<int>(number(v.substr(dash + 1), 1));
-      if (lo > hi || hi > icebreaking::kIce) die("--cells '" + v + "': expected LO-HI with 1 <= LO <= HI <= 72");
+      std::tie(lo, hi) = fit::whole_range(a, v, "26-40");
+      if (lo < 1 || lo > hi || hi > icebreaking::kIce) die("--cells '" + v + "': expected LO-HI with 1 <= LO <= HI <= 72");
     } else if (a == "-h" || a == "--help") {
       std::puts("tactica-ice-probe --seeds SET [--first-budget N] [--second-budget N] "
                 "[--first-solve-at K] [--second-solve-at K] [--cells LO-HI] [--solve-budget N] "
@@ -166,12 +154,7 @@ int main(int argc, char** argv) {
   if (!seeds_given) die("--seeds SET is required (e.g. --seeds 401-430)");
   for (const Side& s : sides)
     if (s.solve_at > icebreaking::kIce) die("--*-solve-at: at most 72 cells");
-  std::vector<std::uint64_t> seeds;
-  try {
-    seeds = harness::parse_seeds(seeds_s);
-  } catch (const harness::RunError& e) {
-    die(std::string("--seeds: ") + e.what());
-  }
+  const std::vector<std::uint64_t> seeds = fit::seed_set("--seeds", seeds_s);
 
   std::vector<Played> games(seeds.size());
   std::atomic<std::size_t> next{0};
