@@ -7,11 +7,11 @@
 //   tactica-hanpang-fit --from FILE.csv [--holdout SET] [--terms a,b,x@late,...] [--left LO-HI]
 //
 // Step 1 (unless --from): the config's strategy plays every seed's rows (hanpang::RowSource, as
-// the judge draws them) in-process at --play-budget nodes a move (its moves are then a function
-// of the board alone, as under the judge on a node budget). Every decision position (the row of
-// the turn pushed, as the strategy sees it) is kept with every board term below and, as the
-// target, the points the game went on to make from there (final score - score so far). Rows go
-// to --out as CSV.
+// the judge draws them) in-process at --play-budget nodes a move: the games `tactica bench`
+// plays with that node budget, move for move (its test checks it). Every decision position
+// (the row of the turn pushed, as the strategy sees it) is kept with every board term below and,
+// as the target, the points the game went on to make from there (final score - score so far).
+// Rows go to --out as CSV.
 // Step 2: least squares of the target on the chosen terms and one intercept per ten actions
 // left (the points the time left is worth, whatever the board: they do not rank boards of one
 // search, which all have the same actions left), over positions with --left actions left,
@@ -23,6 +23,7 @@
 // A term `x@late` is x times max(0, 1 - left / 100): x's weight changing through the game.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -63,8 +64,9 @@ struct Row {
 
 using fit::die;
 
-// Every term of a decision position (see kTermNames). `eval` is the config's evaluation less
-// the score; the rest are the evaluation's features (games/hanpang/eval.hpp) and these:
+// Every term of a decision position (see kTermNames). `eval` is the evaluation with weights w
+// (the config's, for the beam plugin; the defaults for another) less the score; the rest are
+// the evaluation's features (games/hanpang/eval.hpp) and these:
 //   second_sq: k^2 of the second largest group;
 //   loose / loose_sq: tiles of the most numerous colour outside its largest group (and squared):
 //     the part of the reserve mass not yet joined;

@@ -4,6 +4,7 @@
 // worker threads with a progress line.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # hanpang_fit_test.sh FIT_BIN WORK_DIR — tactica-hanpang-fit end to end on two short games: one
 # CSV row per decision position (targets are the points still to come, so they never grow along
-# a game; terms within their bounds), the same weights again from that CSV, and bad input
+# a game; terms within their bounds), the judge's games the same as its in-process ones, the
+# same weights again from that CSV, an exact linear target fitted exactly, and bad input
 # refused with exit 2 and one line before any game (registered from bench/CMakeLists.txt).
 set -euo pipefail
 fit=$1 work=$2
@@ -30,6 +31,20 @@ for r in rows:
     assert 0 <= float(r["loose"]) <= float(r["tiles"])
     assert 0 <= float(r["high_cols"]) <= 8 and 1 <= float(r["max_height"]) <= 15
     assert float(r["top_big"]) <= float(r["max_height"])
+PY
+# In-process play is the judge's: the same config through `tactica bench` on the same node
+# budget ends every game with the points and actions the CSV's first position saw coming.
+"$(dirname "$fit")/tactica" bench -a "$src/configs/hanpang/submit.toml" --each time.node_budget=1500 \
+  --each time.bank_ms=1000000 --bank-ms 1000000 -s 2001-2002 -j 2 -o judged.jsonl --no-progress > bench.out 2>&1 ||
+  fail "tactica bench failed: $(tail -2 bench.out)"
+python3 - pos.csv judged.jsonl <<'PY' || fail "the judge's games differ from the tool's"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for line in open(sys.argv[2]):
+    g = json.loads(line)
+    mine = [r for r in rows if int(r["seed"]) == g["seed"]]
+    assert float(mine[0]["target"]) == g["score"], (g["seed"], mine[0]["target"], g["score"])
+    assert len(mine) == g["actions"], (g["seed"], len(mine), g["actions"])
 PY
 grep -q "^  eval" fit.out || fail "no fitted weights printed: $(cat fit.out)"
 grep -q "held out" fit.out || fail "no held-out error printed: $(cat fit.out)"
