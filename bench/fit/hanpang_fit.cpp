@@ -289,12 +289,7 @@ int main(int argc, char** argv) {
     // The evaluation of the term `eval`: the beam's weights if it is the beam, else the defaults.
     if (player.cfg.strategy == "beam") player.weights = plugins::beam::hanpang_table().read(player.cfg.params).w;
   }
-  std::ofstream csv;
-  if (!out.empty()) {
-    if (!from.empty()) die("--out writes the positions played: give it with --seeds, not --from");
-    csv.open(out);  // before any game: a path that cannot be written loses no work
-    if (!csv) die("--out " + out + ": cannot write it (check the directory)");
-  }
+  std::ofstream csv = fit::open_out(out, !from.empty());
   std::vector<Row> rows;
   if (!from.empty()) {
     rows = read_csv(from);
@@ -302,25 +297,13 @@ int main(int argc, char** argv) {
     std::vector<std::vector<Row>> per(seeds.size());
     fit::play_seeds(seeds.size(), jobs, [&](std::size_t i) { per[i] = play_seed(player, seeds[i], play_budget); });
     for (auto& p : per) rows.insert(rows.end(), p.begin(), p.end());
-    if (!out.empty()) {
-      auto& f = csv;
-      f << "seed,actions,left,target";
-      for (const char* n : kTermNames) f << ',' << n;
-      f << '\n';
-      f.precision(10);
-      for (const auto& r : rows) {
-        f << r.seed << ',' << r.actions << ',' << r.left << ',' << r.target;
-        for (double x : r.x) f << ',' << x;
-        f << '\n';
-      }
-      f.close();
-      if (!f) die("--out " + out + ": cannot write it (disk full?)");
-    }
+    csv.precision(10);
+    if (!out.empty())
+      fit::write_csv(csv, out, "seed,actions,left", kTermNames, rows,
+                     [](std::ofstream& f, const Row& r) { f << r.seed << ',' << r.actions << ',' << r.left; });
   }
   std::vector<const Row*> train, test;
-  for (const auto& r : rows)
-    if (r.left >= lo && r.left <= hi)
-      (std::find(holdout.begin(), holdout.end(), r.seed) != holdout.end() ? test : train).push_back(&r);
+  fit::split_holdout(rows, holdout, [&](const Row& r) { return r.left >= lo && r.left <= hi; }, train, test);
   if (train.empty()) die("no positions to fit on (every seed is held out, or --left keeps none)");
   const auto x = [&](const Design& d) { return [&d](const Row* r, int i) { return d.x(r, i); }; };
   const auto y = [](const Row* r) { return r->target; };

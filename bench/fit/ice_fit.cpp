@@ -198,12 +198,7 @@ int main(int argc, char** argv) {
 
   std::vector<std::uint64_t> seeds;
   if (seeds_given) seeds = fit::seed_set("--seeds", seeds_s);
-  std::ofstream csv;
-  if (!out.empty()) {
-    if (!from.empty()) die("--out writes the positions played: give it with --seeds, not --from");
-    csv.open(out);  // before any game: a path that cannot be written loses no work
-    if (!csv) die("--out " + out + ": cannot write it (check the directory)");
-  }
+  std::ofstream csv = fit::open_out(out, !from.empty());
   std::vector<Row> rows;
   if (!from.empty()) {
     rows = read_csv(from);
@@ -213,24 +208,12 @@ int main(int argc, char** argv) {
       per[i] = play_seed(seeds[i], play_budget, depth, lo, hi, random_plies);
     });
     for (auto& p : per) rows.insert(rows.end(), p.begin(), p.end());
-    if (!out.empty()) {
-      auto& f = csv;
-      f << "seed,ply,cells,target";
-      for (const char* n : kTermNames) f << ',' << n;
-      f << '\n';
-      for (const auto& r : rows) {
-        f << r.seed << ',' << r.ply << ',' << r.cells << ',' << r.target;
-        for (double x : r.x) f << ',' << x;
-        f << '\n';
-      }
-      f.close();
-      if (!f) die("--out " + out + ": cannot write it (disk full?)");
-    }
+    if (!out.empty())
+      fit::write_csv(csv, out, "seed,ply,cells", kTermNames, rows,
+                     [](std::ofstream& f, const Row& r) { f << r.seed << ',' << r.ply << ',' << r.cells; });
   }
   std::vector<const Row*> train, test;
-  for (const auto& r : rows)
-    if (r.cells >= lo && r.cells <= hi)
-      (std::find(holdout.begin(), holdout.end(), r.seed) != holdout.end() ? test : train).push_back(&r);
+  fit::split_holdout(rows, holdout, [&](const Row& r) { return r.cells >= lo && r.cells <= hi; }, train, test);
   if (train.empty()) die("no positions to fit on (every seed is held out, or --cells keeps none)");
   const auto w = least_squares(train, cols);
   const std::vector<int> tempo_only{3};

@@ -1,7 +1,7 @@
 // bench/fit/tool.hpp — what the analysis tools (tactica-ice-fit, tactica-ice-probe,
 // tactica-hanpang-fit) share: bad input as one line and exit 2 before any work, option values,
-// seed sets read as every tactica command reads them, CSV rows of numbers, and seeds played on
-// worker threads with a progress line.
+// seed sets read as every tactica command reads them, CSV rows of numbers written and read, the
+// held-out split, and seeds played on worker threads with a progress line.
 #pragma once
 
 #include <algorithm>
@@ -85,6 +85,45 @@ inline std::vector<std::vector<double>> read_csv(const std::string& path, std::s
     rows.push_back(std::move(v));
   }
   return rows;
+}
+
+// The CSV that --out names, opened before any game (a path that cannot be written loses no
+// work), or die; closed if there is no --out. --out with --from is refused.
+inline std::ofstream open_out(const std::string& out, bool from_given) {
+  std::ofstream f;
+  if (out.empty()) return f;
+  if (from_given) die("--out writes the positions played: give it with --seeds, not --from");
+  f.open(out);
+  if (!f) die("--out " + out + ": cannot write it (check the directory)");
+  return f;
+}
+
+// Writes rows to f as read_csv reads them: a header "lead,target,names...", then per row
+// lead(f, row) (its leading columns, comma-separated), its target and every term of row.x, at
+// f's precision.
+template <class Row, class Names, class Lead>
+void write_csv(std::ofstream& f, const std::string& out, const std::string& lead_header,
+               const Names& names, const std::vector<Row>& rows, Lead lead) {
+  f << lead_header << ",target";
+  for (const char* n : names) f << ',' << n;
+  f << '\n';
+  for (const auto& r : rows) {
+    lead(f, r);
+    f << ',' << r.target;
+    for (double x : r.x) f << ',' << x;
+    f << '\n';
+  }
+  f.close();
+  if (!f) die("--out " + out + ": cannot write it (disk full?)");
+}
+
+// The rows `keep` accepts, split by seed: those of a seed in holdout to test, the rest to train.
+template <class Row, class Keep>
+void split_holdout(const std::vector<Row>& rows, const std::vector<std::uint64_t>& holdout, Keep keep,
+                   std::vector<const Row*>& train, std::vector<const Row*>& test) {
+  for (const auto& r : rows)
+    if (keep(r))
+      (std::find(holdout.begin(), holdout.end(), r.seed) != holdout.end() ? test : train).push_back(&r);
 }
 
 // play(i) for every i < n on `jobs` threads, with "seeds d/n" on stderr as they finish.
