@@ -31,6 +31,12 @@ const ParamTable<HanpangConfig>& hanpang_table() {
        "are clairvoyant), phantom rows after them"},
       {"op_cycle", &C::op_cycle, 0, 1,
        "second opinion: rows in threes, a random row and its two colour cycles (stratified)"},
+      {"op_more", &C::op_more, 0, 256,
+       "second opinion: rounds of rows beyond op_samples in its last stage, each only if it "
+       "should fit the soft time or the nodes left (0: off)"},
+      {"op_over", &C::op_over, 0.5, 2.5,
+       "second opinion, on the clock: a round of rows starts only if it should end before this "
+       "many times the soft time (the hard limit cuts a round that overruns)"},
       {"main_rows", &C::main_rows, 0, 50,
        "phantom mode: the main search's first this many rows are sampled (one future), phantom "
        "rows after them"},

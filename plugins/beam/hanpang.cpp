@@ -162,6 +162,7 @@ class BeamHanpang final : public HanpangStrategy {
              (1.0 - cfg_.op_mix) * root_sum_[top_[j]];
     };
     long evals = 0;  // root-row evaluations completed, for the clock's estimate of the next round
+    const std::uint64_t op_start = budget.nodes();
     Row row;
     bool ok = true;
     for (int st = 0; st < stages && ok; ++st) {
@@ -172,13 +173,23 @@ class BeamHanpang final : public HanpangStrategy {
         alive_.resize(static_cast<std::size_t>(halved(static_cast<int>(alive_.size()))));
       }
       const int na = static_cast<int>(alive_.size());
-      for (int r = 0; r < cfg_.op_samples && ok; ++r) {
-        // On the clock, another round only if it should end before the soft deadline.
+      // The last stage may go on for op_more rounds beyond op_samples, each only if it fits.
+      const int rounds = cfg_.op_samples + (st + 1 == stages ? std::max(0, cfg_.op_more) : 0);
+      for (int r = 0; r < rounds && ok; ++r) {
+        // On the clock, another round only if it should end before op_over times the soft
+        // deadline.
         if (evals > 0 && !limits.node_budget && !limits.deadline.unlimited() &&
-            limits.deadline.soft_fraction() * static_cast<double>(evals + na) / evals > 1.0) {
-          ok = false;
+            limits.deadline.soft_fraction() * static_cast<double>(evals + na) / evals >
+                cfg_.op_over) {
+          ok = r >= cfg_.op_samples;  // an extra round that does not fit is not a cut-off
           break;
         }
+        // On a budget, an extra round only if it should fit the nodes left.
+        if (r >= cfg_.op_samples && limits.node_budget &&
+            static_cast<double>(budget.nodes()) +
+                    static_cast<double>(budget.nodes() - op_start) * na / evals >
+                static_cast<double>(limits.node_budget))
+          break;
         // Stratified rows (op_cycle): a random row, then the same row with its colours cycled
         // twice, so that every cell of the new row takes each colour once in three rounds.
         if (!cfg_.op_cycle || r % 3 == 0)

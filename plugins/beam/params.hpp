@@ -29,6 +29,10 @@ struct HanpangConfig {
                         // roots (at least two) with op_samples more rows (sequential halving)
   int op_rows = 1;      // sampled rows in the second opinion (beyond them: phantom rows), 1..5
   bool op_cycle = false;  // second opinion: rows in threes, colours cycled (stratified)
+  int op_more = 0;      // second opinion: rounds beyond op_samples in its last stage, each only
+                        // if it fits the soft time (or the nodes left)
+  double op_over = 1.0;  // on the clock: a round starts only if it should end before this many
+                         // times the soft time
   int main_rows = 0;    // phantom mode: sampled rows (one future) after the first moves of the
                         // main search, phantom rows after them
   int lift_layers = 0;  // phantom rows lift the board only in the first this many layers (0: all)

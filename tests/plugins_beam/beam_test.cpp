@@ -127,6 +127,42 @@ TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on 
   CHECK(play_hanpang(*halve, 7, 50, budget(3000)) != play_hanpang(*on, 7, 50, budget(3000)));
 }
 
+TEST_CASE("beam hanpang: op_more spends the nodes the opinion's plan leaves, and no more") {
+  // The widths are planned conservatively, so a budget leaves nodes after op_samples rounds:
+  // extra rounds use them (other choices on some moves), deterministically, within the budget.
+  const auto p = params(GameKind::hanpang, {{"op_more", 24}});
+  auto a = beam::make_hanpang(p);
+  auto b = beam::make_hanpang(p);
+  auto off = beam::make_hanpang(params(GameKind::hanpang));
+  const auto ma = play_hanpang(*a, 9, 50, budget(3000));
+  CHECK(ma.size() == 50);
+  CHECK(play_hanpang(*b, 9, 50, budget(3000)) == ma);
+  CHECK(ma != play_hanpang(*off, 9, 50, budget(3000)));
+  // Where the plan leaves nodes, op_more spends them; it never passes the budget.
+  int spent_more = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const hanpang::State s = testing::rows_board(seed, 10);
+    a->new_game(seed);
+    off->new_game(seed);
+    BestMove best;
+    a->choose(s, budget(60000), best);
+    const auto more = a->stats().nodes;
+    off->choose(s, budget(60000), best);
+    CHECK(more >= off->stats().nodes);
+    CHECK(more <= 60000 + 256);  // the budget is read at multiples of 256 nodes
+    spent_more += more > off->stats().nodes;
+  }
+  CHECK(spent_more > 0);
+}
+
+TEST_CASE("beam hanpang: op_more and op_over keep to the deadline") {
+  auto st = beam::make_hanpang(
+      params(GameKind::hanpang, {{"op_more", 256}, {"op_over", 2.5}, {"op_width", 2000}}));
+  st->new_game(6);
+  const hanpang::State s = testing::rows_board(6, 10);
+  for (int i = 0; i < 3; ++i) move_keeps_to_deadline(*st, s);
+}
+
 TEST_CASE("beam hanpang: the only move that does not overflow") {
   // Column 0 holds 15 tiles (colour 2 at the bottom, colour 1 above): a move that takes no
   // tile of column 0 (the colour-3 group of columns 2-7 is the largest) ends the game.
