@@ -53,6 +53,11 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
        "with this many ice cells or fewer, late_scale replaces time_scale (0: never)"},
       {"late_scale", &C::search, &S::late_scale, 0.25, 3,
        "the soft time's multiple from late_at cells down (the hard limit still holds)"},
+      {"open_at", &C::search, &S::open_at, 0, 72,
+       "with this many ice cells or more, the opening: open_scale replaces time_scale (0: never)"},
+      {"open_scale", &C::search, &S::open_scale, 0.05, 3,
+       "the opening's multiple: below 1 of the move's soft and hard limits both (on a node "
+       "budget, of the budget); at or above 1 of the soft time only"},
       {"w_pool", &C::search, &S::w_pool, -4, 4,
        "evaluation: weight of the alternating sum of the cells left"},
       {"w_threat", &C::search, &S::w_threat, -2, 2,

@@ -5,6 +5,8 @@
 // win/draw/loss exactly.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "expectimax/search.hpp"
@@ -31,6 +33,11 @@ struct IceParams {
                             // ours, but captures end games sooner, so its share is cautious
   int late_at = 0;          // with this many ice cells or fewer, late_scale instead of
   double late_scale = 1.0;  // time_scale (0: never): time moved between middle game and end
+  int open_at = 0;          // with this many ice cells or more, the opening (0: never): the
+  double open_scale = 1.0;  // move's soft and hard limits drawn in to open_scale of the host's
+                            // (below 1; at or above 1 the soft time's multiple, as time_scale),
+                            // and on a node budget open_scale times the budget: time moved from
+                            // the opening's obvious grabs to the middle game
   // Evaluation weights (points per unit): see games/icebreaking/search_knowledge.hpp.
   double w_pool = 0.0;    // the alternating sum of the cells left ("pick from a pool" value)
   double w_threat = 0.0;  // the best capture now available to the side to move
@@ -61,7 +68,9 @@ class IceSearch {
       : search_(settings(p), weights(p), p.qdepth, p.pool),
         time_scale_(p.time_scale),
         late_at_(p.late_at),
-        late_scale_(p.late_scale) {}
+        late_scale_(p.late_scale),
+        open_at_(p.open_at),
+        open_scale_(p.open_scale) {}
 
   void new_game(const icebreaking::Board& b) {
     search_.knowledge().new_game(b);
@@ -70,7 +79,20 @@ class IceSearch {
   // Iterative deepening from the ice set `ice` (side to move = the caller, ahead by `margin`
   // points) within the limits; publishes the best move as it goes.
   Result run(u128 ice, int margin, const SearchLimits& limits, BestMove* best) {
-    search_.set_time_scale(popcount(ice) <= late_at_ ? late_scale_ : time_scale_);
+    const int cells = popcount(ice);
+    if (open_at_ > 0 && cells >= open_at_) {
+      // The opening: a shorter move (both limits) or, on a node budget, a scaled budget.
+      SearchLimits opening = limits;
+      if (limits.node_budget) {
+        const double n = std::round(static_cast<double>(limits.node_budget) * open_scale_);
+        opening.node_budget = static_cast<std::uint64_t>(std::max(1.0, n));
+      } else {
+        opening.deadline = limits.deadline.shortened(open_scale_);
+      }
+      search_.set_time_scale(std::max(1.0, open_scale_));
+      return search_.run(ice, margin, opening, best);
+    }
+    search_.set_time_scale(cells <= late_at_ ? late_scale_ : time_scale_);
     return search_.run(ice, margin, limits, best);
   }
   // The exact value of the rest of the game (for tests): a full-depth search with no limits.
@@ -102,6 +124,8 @@ class IceSearch {
   double time_scale_;
   int late_at_;
   double late_scale_;
+  int open_at_;
+  double open_scale_;
 };
 
 }  // namespace tactica::plugins::expectimax

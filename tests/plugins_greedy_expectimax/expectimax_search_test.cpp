@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 
 #include "expectimax/hanpang_search.hpp"
@@ -183,4 +184,66 @@ TEST_CASE("expectimax icebreaking: late_scale replaces time_scale from late_at c
   const auto late = depth_with(cells);
   CHECK(late.exact);
   CHECK(late.depth > 1);
+}
+
+TEST_CASE("Deadline::shortened draws both limits in, never out") {
+  using std::chrono::milliseconds;
+  const auto d = Deadline::in(milliseconds(200), milliseconds(600));
+  const auto h = d.shortened(0.25);
+  CHECK(h.start() == d.start());
+  CHECK(h.soft_budget() == std::chrono::microseconds(50000));
+  CHECK(h.hard_budget() == std::chrono::microseconds(150000));
+  const auto same = d.shortened(1.5);  // at or above 1: the host's limits
+  CHECK(same.soft() == d.soft());
+  CHECK(same.hard() == d.hard());
+  CHECK(Deadline::never().shortened(0.1).unlimited());
+  std::atomic<bool> stop{false};
+  auto flagged = d;
+  flagged.attach_stop_flag(&stop);
+  const auto f = flagged.shortened(0.5);
+  CHECK_FALSE(f.stop_requested());
+  stop = true;
+  CHECK(f.stop_requested());  // the Session's stop flag still reaches the shortened deadline
+}
+
+TEST_CASE("expectimax icebreaking: open_scale scales the opening's budget, and only the opening") {
+  const auto b = icebreaking::Board::from_seed(11);
+  const auto pos = icebreaking::Position::start(b);
+  const int cells = popcount(pos.ice);
+  const auto nodes_with = [&](int open_at, double open_scale, std::uint64_t budget) {
+    plugins::expectimax::IceParams p;
+    p.tt_mb = 1;
+    p.open_at = open_at;
+    p.open_scale = open_scale;
+    plugins::expectimax::IceSearch search(p);
+    search.new_game(b);
+    SearchLimits lim;
+    lim.node_budget = budget;
+    const auto r = search.run(pos.ice, pos.margin(), lim, nullptr);
+    CHECK(pos.legal(r.move));
+    return r.nodes;
+  };
+  const std::uint64_t budget = 64 * 1024;
+  const auto plain = nodes_with(0, 1.0, budget);
+  CHECK(plain >= budget);
+  // The opening (cells >= open_at): a quarter of the budget, in whole strides of 1024.
+  const auto quarter = nodes_with(cells, 0.25, budget);
+  CHECK(quarter >= budget / 4);
+  CHECK(quarter < budget / 4 + 1024);
+  // One cell more than the position has: not the opening, the whole budget.
+  CHECK(nodes_with(cells + 1, 0.25, budget) == plain);
+  // Below 1, a shortened move on the clock: a 4 s move drawn in to 2% ends long before 1 s.
+  plugins::expectimax::IceParams p;
+  p.tt_mb = 1;
+  p.open_at = cells;
+  p.open_scale = 0.02;
+  plugins::expectimax::IceSearch search(p);
+  search.new_game(b);
+  SearchLimits lim;
+  lim.deadline = Deadline::in(std::chrono::seconds(2), std::chrono::seconds(4));
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = search.run(pos.ice, pos.margin(), lim, nullptr);
+  const auto took = std::chrono::steady_clock::now() - t0;
+  CHECK(pos.legal(r.move));
+  CHECK(took < std::chrono::seconds(1));
 }

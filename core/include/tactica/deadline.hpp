@@ -48,6 +48,19 @@ class Deadline {
   std::chrono::microseconds hard_budget() const {
     return std::chrono::duration_cast<std::chrono::microseconds>(hard_ - start_);
   }
+  // The same deadline with both limits drawn in to `f` of their budgets from the start (f < 1);
+  // f >= 1, or no limit: unchanged (nothing moves a limit later than the host set it).
+  Deadline shortened(double f) const {
+    Deadline d = *this;
+    if (unlimited_ || !(f < 1.0)) return d;
+    if (f < 0) f = 0;
+    const auto part = [&](Clock::time_point t) {
+      return start_ + std::chrono::duration_cast<Clock::duration>((t - start_) * f);
+    };
+    d.soft_ = part(soft_);
+    d.hard_ = part(hard_);
+    return d;
+  }
   Clock::time_point start() const { return start_; }
   Clock::time_point soft() const { return soft_; }
   Clock::time_point hard() const { return hard_; }
