@@ -31,12 +31,14 @@ struct EvalWeights {
   double ncap = 0;    // the number of capturing moves
   double odd = 0;     // +1 / -1 as the number of ice cells left is odd / even
   double reply = 0;   // the other side's best gain once the side to move took its best gain
+  double safe = 0;    // +1 / -1 as the count of safe moves (gain >= 0, captures included) is
+                      // odd / even: who takes the last safe move, leaving the other the losses
 };
 
 // The evaluation's terms in points, from the side to move's view (what EvalWeights weighs).
 struct EvalTerms {
   int pool = 0, threat = 0, plus = 0, tempo = 0, alt = 0, parity = 0, gain2 = 0, gain3 = 0,
-      ncap = 0, odd = 0, reply = 0;
+      ncap = 0, odd = 0, reply = 0, safe = 0;
 };
 
 class SearchKnowledge {
@@ -77,6 +79,7 @@ class SearchKnowledge {
         w_ncap_(fine(w.ncap)),
         w_odd_(fine(w.odd)),
         w_reply_(fine(w.reply)),
+        w_safe_(fine(w.safe)),
         full_scan_(w_alt_ || w_threat_ || w_gain2_ || w_gain3_ || w_ncap_ || w_reply_) {
     std::uint64_t x = 0x1CEB4EA4ULL;
     for (auto& z : zob_) z = splitmix64(x);
@@ -109,12 +112,13 @@ class SearchKnowledge {
       EvalTerms t;
       scan_terms<true>(s, t, w_alt_ ? alt_k_ : 0, w_reply_ != 0);
       v += w_tempo_ * t.tempo + w_alt_ * t.alt + w_parity_ * t.parity + w_threat_ * t.threat +
-           w_gain2_ * t.gain2 + w_gain3_ * t.gain3 + w_ncap_ * t.ncap + w_reply_ * t.reply;
-    } else if (w_tempo_ || w_parity_) {
-      // The shipped evaluation (the best gain, the quiet moves' parity): the light pass.
+           w_gain2_ * t.gain2 + w_gain3_ * t.gain3 + w_ncap_ * t.ncap + w_reply_ * t.reply +
+           w_safe_ * t.safe;
+    } else if (w_tempo_ || w_parity_ || w_safe_) {
+      // The shipped evaluation (the best gain, the quiet and safe moves' parities): the light pass.
       EvalTerms t;
       scan_terms<false>(s, t, 0, false);
-      v += w_tempo_ * t.tempo + w_parity_ * t.parity;
+      v += w_tempo_ * t.tempo + w_parity_ * t.parity + w_safe_ * t.safe;
     }
     return (v + kFine / kUnit / 2) >> kFineShift;
   }
@@ -208,10 +212,11 @@ class SearchKnowledge {
   template <bool kFull>
   void scan_terms(u128 s, EvalTerms& t, int alt_k, bool reply) {
     const int n = scanner_.scan(board_, s, facts_.data());
-    int g1 = -1000, g2 = -1000, g3 = -1000, quiet = 0, ncap = 0, threat = 0, best_i = 0;
+    int g1 = -1000, g2 = -1000, g3 = -1000, quiet = 0, safe = 0, ncap = 0, threat = 0, best_i = 0;
     for (int i = 0; i < n; ++i) {
       const auto& f = facts_[i];
       const int g = f.gain;
+      safe += g >= 0;
       if constexpr (!kFull) {
         g1 = std::max(g1, g);
         quiet += f.captured == 0;
@@ -234,6 +239,7 @@ class SearchKnowledge {
     // As the earlier single terms counted them: the best gain floored at 0, missing gains 0.
     t.tempo = std::max(g1, 0);
     t.parity = (quiet & 1) ? 1 : -1;
+    t.safe = (safe & 1) ? 1 : -1;
     if constexpr (!kFull) return;
     t.gain2 = n >= 2 ? g2 : 0;
     t.gain3 = n >= 3 ? g3 : 0;
@@ -299,7 +305,7 @@ class SearchKnowledge {
   bool pool_;
   GreedyRule greedy_;
   int w_pool_, w_threat_, w_plus_, w_tempo_, w_alt_, w_parity_, w_gain2_, w_gain3_, w_ncap_, w_odd_,
-      w_reply_;  // 1/kFine points per unit
+      w_reply_, w_safe_;  // 1/kFine points per unit
   bool full_scan_;  // a term beyond tempo and parity is weighted: evaluate needs the full pass
 };
 
