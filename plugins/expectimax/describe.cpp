@@ -80,6 +80,8 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
        "evaluation: weight of the other side's best gain after the side to move's best-gain move"},
       {"w_safe", &C::search, &S::w_safe, -2, 2,
        "evaluation: +w / -w as the count of safe moves (gain >= 0, captures included) is odd / even"},
+      {"safe_max", &C::search, &S::safe_max, 0, 72,
+       "evaluation: w_safe counts only with at most this many safe moves (0: always)"},
       {"pool", &C::search, &S::pool, 0, 1,
        "pool rules: only the best cell of the regions of 1-3 cells is a move; only such regions "
        "left: their exact value (exact pruning)"},

@@ -136,10 +136,13 @@ TEST_CASE("icebreaking_eval: the evaluation's terms are the plain ones, and eval
   const EvalWeights odd{0.3, -0.41, 0.07, 0.53, 0.21, 2, -0.19, -0.33, 0.61, 0.011, 1.3, -0.77, -0.29};
   // Only the shipped terms (evaluate's light pass) and the parity-free cheap ones.
   const EvalWeights light{-0.5, 0, 0.25, 0.625, 0, 2, -0.375, 0, 0, 0, 0.75, 0, -0.625};
+  // The safe parity only with at most 9 safe moves.
+  const EvalWeights capped{0, 0, 0, 0.5, 0, 2, 0, 0, 0, 0, 0, 0, 0.75, 9};
   for (std::uint64_t seed = 1; seed <= 25; ++seed) {
     const auto b = icebreaking::Board::from_seed(seed);
-    SearchKnowledge plain(EvalWeights{0, 0, 0, 0, 0, 3}, 0), ke(exact, 0), ko(odd, 0), kl(light, 0);
-    plain.new_game(b), ke.new_game(b), ko.new_game(b), kl.new_game(b);
+    SearchKnowledge plain(EvalWeights{0, 0, 0, 0, 0, 3}, 0), ke(exact, 0), ko(odd, 0), kl(light, 0),
+        kc(capped, 0);
+    plain.new_game(b), ke.new_game(b), ko.new_game(b), kl.new_game(b), kc.new_game(b);
     Rng rng(seed + 300);
     for (int plies = 0; plies < 75; plies += 3) {
       const auto pos = random_ice_position(b, rng, plies);
@@ -178,6 +181,7 @@ TEST_CASE("icebreaking_eval: the evaluation's terms are the plain ones, and eval
       CHECK(tm.alt == (n >= 1 ? gains[0] : 0) - (n >= 2 ? gains[1] : 0) + (n >= 3 ? gains[2] : 0));
       CHECK(tm.parity == ((quiet & 1) ? 1 : -1));
       CHECK(tm.safe == ((safe & 1) ? 1 : -1));
+      CHECK(tm.nsafe == safe);
       CHECK(tm.ncap == ncap);
       CHECK(tm.threat == threat);
       CHECK(tm.odd == ((n & 1) ? 1 : -1));
@@ -193,6 +197,9 @@ TEST_CASE("icebreaking_eval: the evaluation's terms are the plain ones, and eval
       const auto te = ke.terms(pos.ice);
       CHECK(ke.evaluate(pos.ice) * 32 == weighted(exact, te));
       CHECK(kl.evaluate(pos.ice) * 32 == weighted(light, kl.terms(pos.ice)));
+      auto tc = kc.terms(pos.ice);
+      if (safe > 9) tc.safe = 0;  // beyond safe_max the parity is not counted
+      CHECK(kc.evaluate(pos.ice) * 32 == weighted(capped, tc));
       const int wo = weighted(odd, ko.terms(pos.ice));
       CHECK(ko.evaluate(pos.ice) == static_cast<int>(std::floor((wo + 16) / 32.0)));
     }

@@ -33,12 +33,14 @@ struct EvalWeights {
   double reply = 0;   // the other side's best gain once the side to move took its best gain
   double safe = 0;    // +1 / -1 as the count of safe moves (gain >= 0, captures included) is
                       // odd / even: who takes the last safe move, leaving the other the losses
+  int safe_max = 0;   // the safe term counts only while there are at most this many (0: always)
 };
 
 // The evaluation's terms in points, from the side to move's view (what EvalWeights weighs).
 struct EvalTerms {
   int pool = 0, threat = 0, plus = 0, tempo = 0, alt = 0, parity = 0, gain2 = 0, gain3 = 0,
       ncap = 0, odd = 0, reply = 0, safe = 0;
+  int nsafe = 0;  // the safe moves' count (what safe_max compares)
 };
 
 class SearchKnowledge {
@@ -80,6 +82,7 @@ class SearchKnowledge {
         w_odd_(fine(w.odd)),
         w_reply_(fine(w.reply)),
         w_safe_(fine(w.safe)),
+        safe_max_(w.safe_max),
         full_scan_(w_alt_ || w_threat_ || w_gain2_ || w_gain3_ || w_ncap_ || w_reply_) {
     std::uint64_t x = 0x1CEB4EA4ULL;
     for (auto& z : zob_) z = splitmix64(x);
@@ -113,12 +116,12 @@ class SearchKnowledge {
       scan_terms<true>(s, t, w_alt_ ? alt_k_ : 0, w_reply_ != 0);
       v += w_tempo_ * t.tempo + w_alt_ * t.alt + w_parity_ * t.parity + w_threat_ * t.threat +
            w_gain2_ * t.gain2 + w_gain3_ * t.gain3 + w_ncap_ * t.ncap + w_reply_ * t.reply +
-           w_safe_ * t.safe;
+           w_safe_ * safe_term(t);
     } else if (w_tempo_ || w_parity_ || w_safe_) {
       // The shipped evaluation (the best gain, the quiet and safe moves' parities): the light pass.
       EvalTerms t;
       scan_terms<false>(s, t, 0, false);
-      v += w_tempo_ * t.tempo + w_parity_ * t.parity + w_safe_ * t.safe;
+      v += w_tempo_ * t.tempo + w_parity_ * t.parity + w_safe_ * safe_term(t);
     }
     return (v + kFine / kUnit / 2) >> kFineShift;
   }
@@ -240,6 +243,7 @@ class SearchKnowledge {
     t.tempo = std::max(g1, 0);
     t.parity = (quiet & 1) ? 1 : -1;
     t.safe = (safe & 1) ? 1 : -1;
+    t.nsafe = safe;
     if constexpr (!kFull) return;
     t.gain2 = n >= 2 ? g2 : 0;
     t.gain3 = n >= 3 ? g3 : 0;
@@ -265,6 +269,11 @@ class SearchKnowledge {
       const u128 cap = facts_[best_i].captured ? captures(s, c) : 0;
       t.reply = greedy_.best_gain(board_, s & ~(cap | bit128(c)));
     }
+  }
+
+  // The safe parity as evaluate weighs it: 0 once there are more than safe_max safe moves.
+  int safe_term(const EvalTerms& t) const {
+    return safe_max_ == 0 || t.nsafe <= safe_max_ ? t.safe : 0;
   }
 
   std::uint64_t key_of(u128 s) const {
@@ -305,7 +314,8 @@ class SearchKnowledge {
   bool pool_;
   GreedyRule greedy_;
   int w_pool_, w_threat_, w_plus_, w_tempo_, w_alt_, w_parity_, w_gain2_, w_gain3_, w_ncap_, w_odd_,
-      w_reply_, w_safe_;  // 1/kFine points per unit
+      w_reply_, w_safe_;
+  int safe_max_;  // 1/kFine points per unit
   bool full_scan_;  // a term beyond tempo and parity is weighted: evaluate needs the full pass
 };
 
