@@ -208,10 +208,11 @@ class SearchKnowledge {
   static int fine(double w) { return static_cast<int>(std::lround(w * kFine)); }
 
   // The terms that come from one articulation scan of s: the best gains (tempo,
-  // gain2, gain3), the alternating sum of the alt_k best (0: not computed), the quiet moves'
-  // parity, the capturing moves and the best capture; with reply, the other side's best gain
-  // after the move of the best gain (the lowest such cell; a second scan). kFull false: the
-  // light pass, tempo and parity only (the others stay 0), as cheap as the loop they were.
+  // gain2, gain3), the alternating sum of the alt_k best (0: not computed), the quiet and the
+  // safe moves' parities, the capturing moves and the best capture; with reply, the other side's
+  // best gain after the move of the best gain (the lowest such cell; a second scan). kFull
+  // false: the light pass, tempo and the two parities only (the others stay 0), as cheap as the
+  // loop they were.
   template <bool kFull>
   void scan_terms(u128 s, EvalTerms& t, int alt_k, bool reply) {
     const int n = scanner_.scan(board_, s, facts_.data());
@@ -314,8 +315,8 @@ class SearchKnowledge {
   bool pool_;
   GreedyRule greedy_;
   int w_pool_, w_threat_, w_plus_, w_tempo_, w_alt_, w_parity_, w_gain2_, w_gain3_, w_ncap_, w_odd_,
-      w_reply_, w_safe_;
-  int safe_max_;  // 1/kFine points per unit
+      w_reply_, w_safe_;  // 1/kFine points per unit
+  int safe_max_;          // w_safe counts only with at most this many safe moves (0: always)
   bool full_scan_;  // a term beyond tempo and parity is weighted: evaluate needs the full pass
 };
 
