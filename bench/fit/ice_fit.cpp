@@ -41,14 +41,15 @@ using namespace tactica;
 using Knowledge = plugins::common::ice::SearchKnowledge;
 using Terms = plugins::common::ice::EvalTerms;
 
-constexpr const char* kTermNames[] = {"pool",  "threat", "plus", "tempo", "alt", "parity",
-                                      "gain2", "gain3",  "ncap", "odd",   "reply"};
-constexpr int kTerms = 11;
+constexpr const char* kTermNames[] = {"pool",  "threat", "plus", "tempo", "alt",  "parity", "gain2",
+                                      "gain3", "ncap",   "odd",  "reply", "safe", "forced", "hot"};
+constexpr int kTerms = 14;
 
 std::array<double, kTerms> as_array(const Terms& t) {
   return {double(t.pool),  double(t.threat), double(t.plus), double(t.tempo),
           double(t.alt),   double(t.parity), double(t.gain2), double(t.gain3),
-          double(t.ncap),  double(t.odd),    double(t.reply)};
+          double(t.ncap),  double(t.odd),    double(t.reply), double(t.safe),
+          double(t.forced), double(t.hot)};
 }
 
 struct Row {
@@ -146,7 +147,7 @@ std::vector<Row> read_csv(const std::string& path) {
 
 int main(int argc, char** argv) {
   fit::tool_name() = "tactica-ice-fit";
-  std::string seeds_s, from, out, holdout_s, terms_s = "tempo,gain2,gain3,threat,ncap,parity,odd,pool,plus,reply";
+  std::string seeds_s, from, out, holdout_s, terms_s = "tempo,gain2,gain3,threat,ncap,parity,odd,pool,plus,reply,safe,forced,hot";
   bool seeds_given = false;
   std::uint64_t play_budget = 20000;
   int depth = 6, lo = 22, hi = 64, random_plies = 10, jobs = 1;
@@ -187,7 +188,7 @@ int main(int argc, char** argv) {
       int k = -1;
       for (int i = 0; i < kTerms; ++i)
         if (t == kTermNames[i]) k = i;
-      if (k < 0) die("--terms: unknown term '" + t + "' (pool threat plus tempo alt parity gain2 gain3 ncap odd reply)");
+      if (k < 0) die("--terms: unknown term '" + t + "' (pool threat plus tempo alt parity gain2 gain3 ncap odd reply safe forced hot)");
       cols.push_back(k);
     }
   }

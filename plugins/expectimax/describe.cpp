@@ -66,7 +66,7 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
        "evaluation: weight of the alternating sum of the positive cells left"},
       {"w_tempo", &C::search, &S::w_tempo, 0, 2,
        "evaluation: weight of the side to move's best immediate gain"},
-      {"w_alt", &C::search, &S::w_alt, 0, 2,
+      {"w_alt", &C::search, &S::w_alt, -2, 2,
        "evaluation: weight of g1 - g2 + g3 ... over the alt_k best move gains"},
       {"alt_k", &C::search, &S::alt_k, 1, 72, "evaluation: move gains in w_alt's alternating sum"},
       {"w_parity", &C::search, &S::w_parity, -2, 2,
@@ -82,6 +82,11 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
        "evaluation: +w / -w as the count of safe moves (gain >= 0, captures included) is odd / even"},
       {"safe_max", &C::search, &S::safe_max, 0, 72,
        "evaluation: w_safe counts only with at most this many safe moves (0: always)"},
+      {"w_forced", &C::search, &S::w_forced, -2, 2,
+       "evaluation: +w / -w times the cheapest losing move's cost as the safe moves are odd / even"},
+      {"w_hot", &C::search, &S::w_hot, -2, 2,
+       "evaluation: weight of g1 - g2 + g3 ... over the move gains above 0 (the hot moves taken in "
+       "turn, best first)"},
       {"pool", &C::search, &S::pool, 0, 1,
        "pool rules: only the best cell of the regions of 1-3 cells is a move; only such regions "
        "left: their exact value (exact pruning)"},

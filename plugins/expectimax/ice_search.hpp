@@ -53,6 +53,8 @@ struct IceParams {
   double w_reply = 0.0;   // the other side's best gain after the side to move's best-gain move
   double w_safe = 0.0;    // +1 / -1 as the side to move's safe moves (gain >= 0) are odd / even
   int safe_max = 0;       // ... counted only with at most this many safe moves (0: always)
+  double w_forced = 0.0;  // the safe parity times the cost of the cheapest losing move
+  double w_hot = 0.0;     // g1 - g2 + g3 ... over the move gains above 0 (the hot moves)
   bool pool = false;      // pool rules: of the cells in regions of 1-3 cells only the best is a
                           // move; only such regions left: the exact pool value (exact pruning)
   bool operator==(const IceParams&) const = default;
@@ -104,7 +106,8 @@ class IceSearch {
   // The evaluation weights of the parameters (for searches built outside this class).
   static common::ice::EvalWeights weights(const IceParams& p) {
     return {p.w_pool,   p.w_threat, p.w_plus, p.w_tempo, p.w_alt, p.alt_k, p.w_parity,
-            p.w_gain2,  p.w_gain3,  p.w_ncap, p.w_odd,   p.w_reply, p.w_safe, p.safe_max};
+            p.w_gain2,  p.w_gain3,  p.w_ncap, p.w_odd,   p.w_reply, p.w_safe, p.safe_max,
+            p.w_forced, p.w_hot};
   }
 
  private:

@@ -23,6 +23,11 @@ for r in rows:
     assert int(float(r["parity"])) in (-1, 1)
     assert float(r["tempo"]) >= float(r["gain2"]) >= float(r["gain3"]) or n < 3
     assert 0 <= int(float(r["ncap"])) <= n
+    assert int(float(r["safe"])) in (-1, 1)
+    f = int(float(r["forced"]))                     # the safe parity times a loss's cost
+    assert f == 0 or (f > 0) == (int(float(r["safe"])) > 0), (f, r["safe"])
+    h = float(r["hot"])                             # g1 - g2 + g3 ... over the gains above 0
+    assert 0 <= h <= float(r["tempo"]), (h, r["tempo"])
 PY
 grep -q "^  w_tempo" fit.out || fail "no fitted weights printed: $(cat fit.out)"
 # The same weights from the CSV (the fit is a function of the rows alone).
@@ -44,6 +49,6 @@ bad "$fit" "unknown term" --from pos.csv --terms tempo,gian2
 bad "$fit" "cannot write it" --seeds 1 --out no-such-dir/pos.csv
 bad "$fit" "cannot read it" --from missing.csv
 printf 'seed,ply\n1,2\n' > short.csv
-bad "$fit" "short.csv:2: expected 15 columns" --from short.csv
+bad "$fit" "short.csv:2: expected 18 columns" --from short.csv
 bad "$fit" "every seed is held out" --from pos.csv --holdout 101-102
 echo "ice_fit_test: ok ($(($(wc -l < pos.csv) - 1)) positions)"

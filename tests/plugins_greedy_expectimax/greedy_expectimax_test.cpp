@@ -136,8 +136,9 @@ TEST_CASE("icebreaking_eval: the evaluation's terms are the plain ones, and eval
   const EvalWeights odd{0.3, -0.41, 0.07, 0.53, 0.21, 2, -0.19, -0.33, 0.61, 0.011, 1.3, -0.77, -0.29};
   // Only the shipped terms (evaluate's light pass) and the parity-free cheap ones.
   const EvalWeights light{-0.5, 0, 0.25, 0.625, 0, 2, -0.375, 0, 0, 0, 0.75, 0, -0.625};
-  // The safe parity only with at most 9 safe moves.
-  const EvalWeights capped{0, 0, 0, 0.5, 0, 2, 0, 0, 0, 0, 0, 0, 0.75, 9};
+  // The safe parity only with at most 9 safe moves, the forced and hot terms (safe_max leaves
+  // them be).
+  const EvalWeights capped{0, 0, 0, 0.5, 0, 2, 0, 0, 0, 0, 0, 0, 0.75, 9, -0.375, 0.625};
   for (std::uint64_t seed = 1; seed <= 25; ++seed) {
     const auto b = icebreaking::Board::from_seed(seed);
     SearchKnowledge plain(EvalWeights{0, 0, 0, 0, 0, 3}, 0), ke(exact, 0), ko(odd, 0), kl(light, 0),
@@ -148,7 +149,7 @@ TEST_CASE("icebreaking_eval: the evaluation's terms are the plain ones, and eval
       const auto pos = random_ice_position(b, rng, plies);
       // The plain terms: every move played by Position::play (flood fills).
       std::vector<int> gains;
-      int quiet = 0, safe = 0, ncap = 0, threat = 0, best_cell = -1, best_gain = -1000;
+      int quiet = 0, safe = 0, ncap = 0, threat = 0, best_cell = -1, best_gain = -1000, lose = 0;
       icebreaking::MoveList ml;
       pos.moves(ml);
       for (int c : ml) {
@@ -156,6 +157,7 @@ TEST_CASE("icebreaking_eval: the evaluation's terms are the plain ones, and eval
         const auto r = t.play(b, c);
         gains.push_back(r.gain);
         safe += r.gain >= 0;
+        if (r.gain < 0 && (lose == 0 || r.gain > lose)) lose = r.gain;  // the cheapest loss
         if (r.captured) ++ncap, threat = std::max(threat, b.sum(r.captured));
         else ++quiet;
         if (r.gain > best_gain) best_gain = r.gain, best_cell = c;  // the first in cell order
@@ -182,6 +184,11 @@ TEST_CASE("icebreaking_eval: the evaluation's terms are the plain ones, and eval
       CHECK(tm.parity == ((quiet & 1) ? 1 : -1));
       CHECK(tm.safe == ((safe & 1) ? 1 : -1));
       CHECK(tm.nsafe == safe);
+      CHECK(tm.forced == -lose * ((safe & 1) ? 1 : -1));
+      // The hot term: the gains above 0, best first, in turn (gains is sorted best first).
+      int hot = 0;
+      for (int i = 0; i < n && gains[i] > 0; ++i) hot += (i & 1) ? -gains[i] : gains[i];
+      CHECK(tm.hot == hot);
       CHECK(tm.ncap == ncap);
       CHECK(tm.threat == threat);
       CHECK(tm.odd == ((n & 1) ? 1 : -1));
@@ -192,7 +199,8 @@ TEST_CASE("icebreaking_eval: the evaluation's terms are the plain ones, and eval
         auto f = [](double x) { return static_cast<int>(std::lround(x * 256)); };
         return f(w.pool) * t.pool + f(w.threat) * t.threat + f(w.plus) * t.plus + f(w.tempo) * t.tempo +
                f(w.alt) * t.alt + f(w.parity) * t.parity + f(w.gain2) * t.gain2 + f(w.gain3) * t.gain3 +
-               f(w.ncap) * t.ncap + f(w.odd) * t.odd + f(w.reply) * t.reply + f(w.safe) * t.safe;
+               f(w.ncap) * t.ncap + f(w.odd) * t.odd + f(w.reply) * t.reply + f(w.safe) * t.safe +
+               f(w.forced) * t.forced + f(w.hot) * t.hot;
       };
       const auto te = ke.terms(pos.ice);
       CHECK(ke.evaluate(pos.ice) * 32 == weighted(exact, te));

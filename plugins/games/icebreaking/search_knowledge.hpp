@@ -13,6 +13,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 
 #include "games/icebreaking/eval.hpp"
 #include "tactica/game.hpp"
@@ -34,12 +35,16 @@ struct EvalWeights {
   double safe = 0;    // +1 / -1 as the count of safe moves (gain >= 0, captures included) is
                       // odd / even: who takes the last safe move, leaving the other the losses
   int safe_max = 0;   // the safe term counts only while there are at most this many (0: always)
+  double forced = 0;  // the safe parity times the cost of the cheapest losing move (gain < 0):
+                      // what the side that runs out of safe moves first must give up
+  double hot = 0;     // the positive move gains taken in turn, best first: g1 - g2 + g3 ... over
+                      // the gains above 0 only (the hot moves; interactions ignored)
 };
 
 // The evaluation's terms in points, from the side to move's view (what EvalWeights weighs).
 struct EvalTerms {
   int pool = 0, threat = 0, plus = 0, tempo = 0, alt = 0, parity = 0, gain2 = 0, gain3 = 0,
-      ncap = 0, odd = 0, reply = 0, safe = 0;
+      ncap = 0, odd = 0, reply = 0, safe = 0, forced = 0, hot = 0;
   int nsafe = 0;  // the safe moves' count (what safe_max compares)
 };
 
@@ -83,6 +88,8 @@ class SearchKnowledge {
         w_reply_(fine(w.reply)),
         w_safe_(fine(w.safe)),
         safe_max_(w.safe_max),
+        w_forced_(fine(w.forced)),
+        w_hot_(fine(w.hot)),
         full_scan_(w_alt_ || w_threat_ || w_gain2_ || w_gain3_ || w_ncap_ || w_reply_) {
     std::uint64_t x = 0x1CEB4EA4ULL;
     for (auto& z : zob_) z = splitmix64(x);
@@ -99,7 +106,7 @@ class SearchKnowledge {
     t.pool = alternating_sum(board_, s);
     t.plus = alternating_plus(board_, s);
     t.odd = (popcount(s) & 1) ? 1 : -1;
-    scan_terms<true>(s, t, alt_k_, true);
+    scan_terms<true>(s, t, alt_k_, true, true);
     return t;
   }
 
@@ -113,15 +120,16 @@ class SearchKnowledge {
     if (w_odd_) v += (popcount(s) & 1) ? w_odd_ : -w_odd_;
     if (full_scan_) {
       EvalTerms t;
-      scan_terms<true>(s, t, w_alt_ ? alt_k_ : 0, w_reply_ != 0);
+      scan_terms<true>(s, t, w_alt_ ? alt_k_ : 0, w_reply_ != 0, w_hot_ != 0);
       v += w_tempo_ * t.tempo + w_alt_ * t.alt + w_parity_ * t.parity + w_threat_ * t.threat +
            w_gain2_ * t.gain2 + w_gain3_ * t.gain3 + w_ncap_ * t.ncap + w_reply_ * t.reply +
-           w_safe_ * safe_term(t);
-    } else if (w_tempo_ || w_parity_ || w_safe_) {
+           w_safe_ * safe_term(t) + w_forced_ * t.forced + w_hot_ * t.hot;
+    } else if (w_tempo_ || w_parity_ || w_safe_ || w_forced_ || w_hot_) {
       // The shipped evaluation (the best gain, the quiet and safe moves' parities): the light pass.
       EvalTerms t;
-      scan_terms<false>(s, t, 0, false);
-      v += w_tempo_ * t.tempo + w_parity_ * t.parity + w_safe_ * safe_term(t);
+      scan_terms<false>(s, t, 0, false, w_hot_ != 0);
+      v += w_tempo_ * t.tempo + w_parity_ * t.parity + w_safe_ * safe_term(t) + w_forced_ * t.forced +
+           w_hot_ * t.hot;
     }
     return (v + kFine / kUnit / 2) >> kFineShift;
   }
@@ -214,13 +222,17 @@ class SearchKnowledge {
   // false: the light pass, tempo and the two parities only (the others stay 0), as cheap as the
   // loop they were.
   template <bool kFull>
-  void scan_terms(u128 s, EvalTerms& t, int alt_k, bool reply) {
+  void scan_terms(u128 s, EvalTerms& t, int alt_k, bool reply, bool hot) {
     const int n = scanner_.scan(board_, s, facts_.data());
     int g1 = -1000, g2 = -1000, g3 = -1000, quiet = 0, safe = 0, ncap = 0, threat = 0, best_i = 0;
+    int lose = -1000;  // the cheapest losing move's gain (-1000: none)
+    int npos = 0;      // hot: the positive gains, in pos_[0, npos)
     for (int i = 0; i < n; ++i) {
       const auto& f = facts_[i];
       const int g = f.gain;
       safe += g >= 0;
+      if (g < 0) lose = std::max(lose, g);
+      if (hot && g > 0) pos_[npos++] = g;
       if constexpr (!kFull) {
         g1 = std::max(g1, g);
         quiet += f.captured == 0;
@@ -245,6 +257,16 @@ class SearchKnowledge {
     t.parity = (quiet & 1) ? 1 : -1;
     t.safe = (safe & 1) ? 1 : -1;
     t.nsafe = safe;
+    t.forced = lose > -1000 ? -lose * t.safe : 0;
+    // The hot moves taken in turn, best first. Over all the gains (w_alt with a large alt_k) it
+    // is far weaker: a capture of a large losing region, never played, sits last and flips
+    // sign with the count; so it stops where the gains do.
+    if (npos) {
+      std::sort(pos_.begin(), pos_.begin() + npos, std::greater<>());
+      int h = 0;
+      for (int i = 0; i < npos; ++i) h += (i & 1) ? -pos_[i] : pos_[i];
+      t.hot = h;
+    }
     if constexpr (!kFull) return;
     t.gain2 = n >= 2 ? g2 : 0;
     t.gain3 = n >= 3 ? g3 : 0;
@@ -310,6 +332,7 @@ class SearchKnowledge {
   Board board_;
   MoveScanner scanner_;
   std::array<MoveFacts, icebreaking::kIce> facts_{};
+  std::array<int, icebreaking::kIce> pos_{};  // scan_terms' positive gains (the hot term)
   std::array<std::uint64_t, 128> zob_{};
   int alt_k_, qdepth_;
   bool pool_;
@@ -317,6 +340,7 @@ class SearchKnowledge {
   int w_pool_, w_threat_, w_plus_, w_tempo_, w_alt_, w_parity_, w_gain2_, w_gain3_, w_ncap_, w_odd_,
       w_reply_, w_safe_;  // 1/kFine points per unit
   int safe_max_;          // w_safe counts only with at most this many safe moves (0: always)
+  int w_forced_, w_hot_;  // 1/kFine points per unit
   bool full_scan_;  // a term beyond tempo and parity is weighted: evaluate needs the full pass
 };
 
