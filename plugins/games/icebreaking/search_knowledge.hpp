@@ -125,7 +125,8 @@ class SearchKnowledge {
            w_gain2_ * t.gain2 + w_gain3_ * t.gain3 + w_ncap_ * t.ncap + w_reply_ * t.reply +
            w_safe_ * safe_term(t) + w_forced_ * t.forced + w_hot_ * t.hot;
     } else if (w_tempo_ || w_parity_ || w_safe_ || w_forced_ || w_hot_) {
-      // The shipped evaluation (the best gain, the quiet and safe moves' parities): the light pass.
+      // The shipped evaluation (the best gain, the quiet and safe moves' parities; forced, hot):
+      // the light pass.
       EvalTerms t;
       scan_terms<false>(s, t, 0, false, w_hot_ != 0);
       v += w_tempo_ * t.tempo + w_parity_ * t.parity + w_safe_ * safe_term(t) + w_forced_ * t.forced +
@@ -217,10 +218,10 @@ class SearchKnowledge {
 
   // The terms that come from one articulation scan of s: the best gains (tempo,
   // gain2, gain3), the alternating sum of the alt_k best (0: not computed), the quiet and the
-  // safe moves' parities, the capturing moves and the best capture; with reply, the other side's
-  // best gain after the move of the best gain (the lowest such cell; a second scan). kFull
-  // false: the light pass, tempo and the two parities only (the others stay 0), as cheap as the
-  // loop they were.
+  // safe moves' parities, the forced term, the capturing moves and the best capture; with hot,
+  // the alternating sum of the positive gains; with reply, the other side's best gain after the
+  // move of the best gain (the lowest such cell; a second scan). kFull false: the light pass,
+  // tempo, the two parities, forced and hot only (the others stay 0).
   template <bool kFull>
   void scan_terms(u128 s, EvalTerms& t, int alt_k, bool reply, bool hot) {
     const int n = scanner_.scan(board_, s, facts_.data());
