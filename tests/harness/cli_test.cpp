@@ -405,7 +405,7 @@ TEST_CASE("Ctrl-C: games stop, agents are killed, the results file stays valid")
   p->terminate();
   // No test agent of that run is left.
   for (const auto& e : fs::directory_iterator("/proc")) {
-    const auto cmdline = slurp(e.path() / "cmdline");
+    const auto cmdline = read_proc(e.path() / "cmdline");
     CHECK_MESSAGE(!contains(cmdline, marker), e.path().string());
   }
   std::ifstream in(out);
@@ -415,7 +415,7 @@ TEST_CASE("Ctrl-C: games stop, agents are killed, the results file stays valid")
 
 // One field of /proc/PID/status ("SigIgn", "PPid", ...), without its name; empty if absent.
 static std::string status_field(pid_t pid, const std::string& name) {
-  std::istringstream in(slurp("/proc/" + std::to_string(pid) + "/status"));
+  std::istringstream in(read_proc("/proc/" + std::to_string(pid) + "/status"));
   std::string line;
   while (std::getline(in, line))
     if (line.rfind(name + ":", 0) == 0) return line.substr(name.size() + 1);

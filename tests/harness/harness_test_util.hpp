@@ -3,6 +3,7 @@
 #pragma once
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -40,6 +41,27 @@ inline Limits limits(double bank_ms = 5000, double cpu_ms = 5000) {
   return l;
 }
 
+// The text of a /proc file, or "" when it cannot be read. A process can exit between the open
+// and the read (the read then fails with ESRCH), and std::ifstream turns that into an
+// exception; a process that is gone simply has no text here.
+inline std::string read_proc(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string text;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      text.clear();
+      break;
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return text;
+}
+
 // Children of this process (any thread): zero after every game means no zombie, no survivor.
 inline int child_count() {
   int n = 0;
@@ -48,7 +70,7 @@ inline int child_count() {
   if (!d) return -1;
   while (const dirent* e = ::readdir(d)) {
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-    std::ifstream in(dir + "/" + e->d_name + "/children");
+    std::istringstream in(read_proc(dir + "/" + e->d_name + "/children"));
     int pid;
     while (in >> pid) ++n;
   }

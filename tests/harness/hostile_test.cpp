@@ -34,8 +34,7 @@ int alive_with_tag(const std::string& tag) {
     const std::string name = e.path().filename().string();
     if (name.empty() || name[0] < '0' || name[0] > '9') continue;
     if (std::stoi(name) == ::getpid()) continue;
-    std::ifstream in(e.path() / "cmdline", std::ios::binary);
-    const std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string cmd = read_proc(e.path() / "cmdline");
     if (cmd.find(tag) != std::string::npos) ++n;
   }
   return n;
