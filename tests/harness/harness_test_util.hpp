@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -51,6 +52,7 @@ inline std::string read_proc(const std::string& path) {
   char buf[4096];
   for (;;) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       text.clear();
       break;
