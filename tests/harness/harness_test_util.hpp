@@ -3,17 +3,16 @@
 #pragma once
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "judge/judge.hpp"
+#include "process/cgroup.hpp"
 #ifdef TACTICA_HAVE_VIEWER
 #include "report/view.hpp"
 #endif
@@ -42,25 +41,12 @@ inline Limits limits(double bank_ms = 5000, double cpu_ms = 5000) {
   return l;
 }
 
-// The text of a /proc file, or "" when it cannot be read. A process can exit between the open
-// and the read (the read then fails with ESRCH), and std::ifstream turns that into an
-// exception; a process that is gone simply has no text here.
+// The text of a /proc file, or "" when it cannot be opened. A process can exit between the
+// open and the read (the read then fails with ESRCH), and std::ifstream turns that into an
+// exception; the harness's own reader (process/cgroup.hpp) keeps what it read and goes on.
 inline std::string read_proc(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {};
   std::string text;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      text.clear();
-      break;
-    }
-    if (n == 0) break;
-    text.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
+  if (!tactica::harness::read_small_file(path, text, std::size_t{1} << 22)) return {};
   return text;
 }
 
