@@ -4,8 +4,10 @@
 #include <benchmark/benchmark.h>
 
 #include <array>
+#include <vector>
 
 #include "games/icebreaking/eval.hpp"
+#include "games/icebreaking/search_knowledge.hpp"
 #include "expectimax/hanpang_search.hpp"
 #include "expectimax/ice_search.hpp"
 #include "greedy/greedy.hpp"
@@ -55,6 +57,70 @@ void BM_ExpectimaxIceSearch(benchmark::State& st) {
   st.counters["depth"] = depth;
 }
 BENCHMARK(BM_ExpectimaxIceSearch)->Arg(0)->Arg(20)->Unit(benchmark::kMillisecond);
+
+// The evaluation weights of three submits (session 20: w_tempo and w_safe; session 22 without
+// and with its two alternating sums w_pool and w_plus), for what each costs in speed.
+plugins::common::ice::EvalWeights ice_submit_weights(int which) {
+  plugins::common::ice::EvalWeights w{};
+  w.alt_k = 2;
+  w.tempo = 0.5;
+  w.safe = 0.5;
+  if (which >= 1) w.tempo = 0.497, w.safe = 0.41, w.parity = 0.017, w.odd = 0.025;
+  if (which >= 2) w.pool = -0.053, w.plus = -0.015;
+  return w;
+}
+
+// The static evaluation alone, over 64 middle-game positions (greedy play to 16-46 plies on
+// eight boards), with the weights of ice_submit_weights(arg): items/s is evaluations a second.
+void BM_IceEvalWeights(benchmark::State& st) {
+  const auto w = ice_submit_weights(static_cast<int>(st.range(0)));
+  std::vector<plugins::common::ice::SearchKnowledge> know;  // one per board
+  std::vector<std::vector<u128>> positions;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    know.emplace_back(w, 0, true);
+    know.back().new_game(b);
+    positions.emplace_back();
+    for (int plies = 16; plies < 48; plies += 4) positions.back().push_back(ice_position(b, plies).ice);
+  }
+  for (auto _ : st) {
+    int sum = 0;
+    for (std::size_t i = 0; i < know.size(); ++i)
+      for (const u128 ice : positions[i]) sum += know[i].evaluate(ice);
+    benchmark::DoNotOptimize(sum);
+  }
+  st.SetItemsProcessed(st.iterations() * 64);
+}
+BENCHMARK(BM_IceEvalWeights)->ArgName("submit")->Arg(0)->Arg(1)->Arg(2);
+
+// The submit's search (pool rules) in the middle game (20 greedy plies, 200k nodes, fresh table)
+// with the weights of ice_submit_weights(arg): the node rate each evaluation allows.
+void BM_ExpectimaxIceWeights(benchmark::State& st) {
+  const auto b = icebreaking::Board::from_seed(7);
+  const auto pos = ice_position(b, 20);
+  const auto w = ice_submit_weights(static_cast<int>(st.range(0)));
+  plugins::expectimax::IceParams p;
+  p.tt_mb = 16;
+  p.pool = true;
+  p.w_tempo = w.tempo, p.w_safe = w.safe, p.w_parity = w.parity, p.w_odd = w.odd;
+  p.w_pool = w.pool, p.w_plus = w.plus;
+  plugins::expectimax::IceSearch search(p);
+  std::uint64_t nodes = 0;
+  int depth = 0;
+  for (auto _ : st) {
+    st.PauseTiming();
+    search.new_game(b);
+    st.ResumeTiming();
+    SearchLimits lim;
+    lim.node_budget = 200000;
+    const auto r = search.run(pos.ice, pos.margin(), lim, nullptr);
+    nodes += r.nodes;
+    depth = r.depth;
+  }
+  st.SetItemsProcessed(static_cast<std::int64_t>(nodes));
+  st.counters["depth"] = depth;
+}
+BENCHMARK(BM_ExpectimaxIceWeights)->ArgName("submit")->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 // The exact win/draw/loss endgame solve from 16 cells (greedy play down to there).
 void BM_ExpectimaxIceSolve16(benchmark::State& st) {
