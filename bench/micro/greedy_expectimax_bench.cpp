@@ -6,10 +6,10 @@
 #include <array>
 #include <vector>
 
-#include "games/icebreaking/eval.hpp"
-#include "games/icebreaking/search_knowledge.hpp"
 #include "expectimax/hanpang_search.hpp"
 #include "expectimax/ice_search.hpp"
+#include "games/icebreaking/eval.hpp"
+#include "games/icebreaking/search_knowledge.hpp"
 #include "greedy/greedy.hpp"
 #include "tactica/hanpang.hpp"
 #include "tactica/icebreaking.hpp"
@@ -70,7 +70,7 @@ plugins::common::ice::EvalWeights ice_submit_weights(int which) {
   return w;
 }
 
-// The static evaluation alone, over 64 middle-game positions (greedy play to 16-46 plies on
+// The static evaluation alone, over 64 middle-game positions (greedy play to 16-44 plies on
 // eight boards), with the weights of ice_submit_weights(arg): items/s is evaluations a second.
 void BM_IceEvalWeights(benchmark::State& st) {
   const auto w = ice_submit_weights(static_cast<int>(st.range(0)));
@@ -81,7 +81,8 @@ void BM_IceEvalWeights(benchmark::State& st) {
     know.emplace_back(w, 0, true);
     know.back().new_game(b);
     positions.emplace_back();
-    for (int plies = 16; plies < 48; plies += 4) positions.back().push_back(ice_position(b, plies).ice);
+    for (int plies = 16; plies < 48; plies += 4)
+      positions.back().push_back(ice_position(b, plies).ice);
   }
   for (auto _ : st) {
     int sum = 0;
@@ -120,7 +121,12 @@ void BM_ExpectimaxIceWeights(benchmark::State& st) {
   st.SetItemsProcessed(static_cast<std::int64_t>(nodes));
   st.counters["depth"] = depth;
 }
-BENCHMARK(BM_ExpectimaxIceWeights)->ArgName("submit")->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ExpectimaxIceWeights)
+    ->ArgName("submit")
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond);
 
 // The exact win/draw/loss endgame solve from 16 cells (greedy play down to there).
 void BM_ExpectimaxIceSolve16(benchmark::State& st) {
