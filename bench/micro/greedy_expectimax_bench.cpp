@@ -34,12 +34,11 @@ hanpang::State hanpang_board(std::uint64_t seed, int rows) {
   return s;
 }
 
-// Alpha-beta from a fresh table on the opening (ply 0) or a middle game (ply 20), 200k nodes.
-void BM_ExpectimaxIceSearch(benchmark::State& st) {
+// Alpha-beta with params p from a fresh table, 200k nodes, after `plies` greedy moves on the board
+// of seed 7: items/s is nodes a second, the counter the depth reached.
+void ice_search_bench(benchmark::State& st, const plugins::expectimax::IceParams& p, int plies) {
   const auto b = icebreaking::Board::from_seed(7);
-  const auto pos = ice_position(b, static_cast<int>(st.range(0)));
-  plugins::expectimax::IceParams p;
-  p.tt_mb = 16;
+  const auto pos = ice_position(b, plies);
   plugins::expectimax::IceSearch search(p);
   std::uint64_t nodes = 0;
   int depth = 0;
@@ -55,6 +54,13 @@ void BM_ExpectimaxIceSearch(benchmark::State& st) {
   }
   st.SetItemsProcessed(static_cast<std::int64_t>(nodes));
   st.counters["depth"] = depth;
+}
+
+// The plugin's defaults on the opening (ply 0) or a middle game (ply 20).
+void BM_ExpectimaxIceSearch(benchmark::State& st) {
+  plugins::expectimax::IceParams p;
+  p.tt_mb = 16;
+  ice_search_bench(st, p, static_cast<int>(st.range(0)));
 }
 BENCHMARK(BM_ExpectimaxIceSearch)->Arg(0)->Arg(20)->Unit(benchmark::kMillisecond);
 
@@ -97,29 +103,13 @@ BENCHMARK(BM_IceEvalWeights)->ArgName("submit")->Arg(0)->Arg(1)->Arg(2);
 // The submit's search (pool rules) in the middle game (20 greedy plies, 200k nodes, fresh table)
 // with the weights of ice_submit_weights(arg): the node rate each evaluation allows.
 void BM_ExpectimaxIceWeights(benchmark::State& st) {
-  const auto b = icebreaking::Board::from_seed(7);
-  const auto pos = ice_position(b, 20);
   const auto w = ice_submit_weights(static_cast<int>(st.range(0)));
   plugins::expectimax::IceParams p;
   p.tt_mb = 16;
   p.pool = true;
   p.w_tempo = w.tempo, p.w_safe = w.safe, p.w_parity = w.parity, p.w_odd = w.odd;
   p.w_pool = w.pool, p.w_plus = w.plus;
-  plugins::expectimax::IceSearch search(p);
-  std::uint64_t nodes = 0;
-  int depth = 0;
-  for (auto _ : st) {
-    st.PauseTiming();
-    search.new_game(b);
-    st.ResumeTiming();
-    SearchLimits lim;
-    lim.node_budget = 200000;
-    const auto r = search.run(pos.ice, pos.margin(), lim, nullptr);
-    nodes += r.nodes;
-    depth = r.depth;
-  }
-  st.SetItemsProcessed(static_cast<std::int64_t>(nodes));
-  st.counters["depth"] = depth;
+  ice_search_bench(st, p, 20);
 }
 BENCHMARK(BM_ExpectimaxIceWeights)
     ->ArgName("submit")
