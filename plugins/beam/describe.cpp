@@ -48,6 +48,9 @@ const ParamTable<HanpangConfig>& hanpang_table() {
       {"time_gain", &C::time_gain, 0.25, 8,
        "on the clock: the soft time is worth this many times the measured node rate in the width "
        "estimates (more: wider beams, more of the bank used)"},
+      {"guard", &C::guard, 0, 4,
+       "a chosen move that loses a tile over the top within this many of our moves on phantom "
+       "rows (this one included) gives way to the best root move that does not (0: off)"},
       {"w_group_sq", &C::w, &W::group_sq, -10, 10, "eval: per k^2 of each group, k >= 2"},
       {"w_group_lin", &C::w, &W::group_lin, -100, 100, "eval: per tile in groups, k >= 2"},
       {"w_singleton", &C::w, &W::singleton, -100, 100, "eval: per isolated tile"},

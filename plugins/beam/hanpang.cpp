@@ -114,6 +114,15 @@ class BeamHanpang final : public HanpangStrategy {
         best.publish(chosen);
       }
     }
+    // The guard: a move that the search may have misjudged (cut short by the clock) into a
+    // loss within cfg_.guard moves gives way to one that keeps the board, if one does.
+    if (cfg_.guard > 0 && kMaxActions - s.actions > cfg_.w.late_death) {
+      const int g = guarded(s, roots, chosen, done > 0);
+      if (g != chosen) {
+        chosen = g;
+        best.publish(chosen);
+      }
+    }
     stats_.depth = done;
     stats_.nodes = budget.nodes();
     if (!limits.node_budget && !limits.deadline.unlimited() && budget.nodes() > 1000) {
@@ -231,6 +240,37 @@ class BeamHanpang final : public HanpangStrategy {
     return roots[top_[bj]].rep;
   }
 
+  // Whether, on phantom rows, some line of cfg_.guard of our moves starting with root g keeps
+  // every tile on the board (or is not shown lost within the guard's budget of states).
+  bool keeps_board(const State& s, const Group& g) {
+    State c = s;
+    c.remove(g.cells);
+    if (c.end == End::max_actions) return true;
+    if (c.over()) return false;  // a column left full: the next row pushes it out
+    common::push_phantom_row(c);
+    return common::phantom_survives(c, cfg_.guard - 1, guard_left_);
+  }
+
+  // The guard's choice: `chosen` if it keeps the board for cfg_.guard moves, or if no root
+  // does; else the best root that does, by the main search's values (valued) or by size.
+  int guarded(const State& s, const GroupList& roots, int chosen, bool valued) {
+    guard_left_ = kGuardStates;
+    const int nroots = roots.size();
+    for (int i = 0; i < nroots; ++i)
+      if (roots[i].cells & bit128(chosen)) {
+        if (keeps_board(s, roots[i])) return chosen;
+        break;
+      }
+    order_.resize(static_cast<std::size_t>(nroots));
+    for (int i = 0; i < nroots; ++i) order_[i] = i;
+    std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) {
+      return valued ? root_sum_[a] > root_sum_[b] : roots[a].size > roots[b].size;
+    });
+    for (int i : order_)
+      if (keeps_board(s, roots[i])) return roots[i].rep;
+    return chosen;
+  }
+
   // Roots in the stage after one of `a` roots: the better half, at least two (or a, if fewer).
   static int halved(int a) { return std::max(std::min(a, 2), (a + 1) / 2); }
 
@@ -240,7 +280,11 @@ class BeamHanpang final : public HanpangStrategy {
   Beam<HanpangGame, RowWorld> beam_;
   std::uint64_t seed_ = 0;
   std::vector<double> root_sum_, op_sum_, op_val_;
-  std::vector<int> top_, op_n_, alive_;
+  std::vector<int> top_, op_n_, alive_, order_;
+  // The guard's states a move at most (about a microsecond each): where every root is lost it
+  // would otherwise visit every line (tens of thousands of states with guard 4).
+  static constexpr long kGuardStates = 20000;
+  long guard_left_ = 0;
   double rate_ = 4e5;  // nodes per second, measured on the clock (not used on a node budget)
   SearchStats stats_;
 };

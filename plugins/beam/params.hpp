@@ -42,6 +42,10 @@ struct HanpangConfig {
   // stages' widths (the width estimates are conservative: at 1 a move ends at about half its
   // soft time). Node-budget runs ignore it.
   double time_gain = 1.0;
+  // The guard: a chosen move after which, on phantom rows, every line of `guard` of our moves
+  // (this one included) loses a tile over the top gives way to the best root move that has such
+  // a line, if one does (0: off; 1: only the next row).
+  int guard = 0;
   common::HanpangWeights w = common::beam_weights();
   bool operator==(const HanpangConfig&) const = default;
 };

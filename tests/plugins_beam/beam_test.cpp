@@ -100,6 +100,7 @@ TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on 
                    {{"op_cycle", 1}, {"op_samples", 6}},
                    {{"op_halve", 2}, {"op_k", 8}, {"op_samples", 2}},
                    {{"sampled_end", 160}},
+                   {{"guard", 4}},
                    {{"op_k", 0}}}) {
     const auto p = params(GameKind::hanpang, set);
     auto a = beam::make_hanpang(p);
@@ -163,6 +164,15 @@ TEST_CASE("beam hanpang: op_more and op_over keep to the deadline") {
   for (int i = 0; i < 3; ++i) move_keeps_to_deadline(*st, s);
 }
 
+TEST_CASE("beam hanpang: the guard keeps to the deadline on crowded boards") {
+  // Boards of 13-15 full rows, where the guard's lines are many and often lost.
+  auto st = beam::make_hanpang(params(GameKind::hanpang, {{"guard", 4}}));
+  st->new_game(8);
+  for (int rows = 13; rows <= 15; ++rows)
+    for (std::uint64_t seed = 1; seed <= 3; ++seed)
+      move_keeps_to_deadline(*st, testing::rows_board(seed, rows));
+}
+
 TEST_CASE("beam hanpang: the only move that does not overflow") {
   // Column 0 holds 15 tiles (colour 2 at the bottom, colour 1 above): a move that takes no
   // tile of column 0 (the colour-3 group of columns 2-7 is the largest) ends the game.
@@ -178,6 +188,39 @@ TEST_CASE("beam hanpang: the only move that does not overflow") {
   REQUIRE(s->colour_at(c) != 0);
   CHECK(hanpang::col_of(c) <= 1);  // a group with a tile in column 0
   CHECK(!s->overflows(s->group_at(c)));
+}
+
+TEST_CASE("beam hanpang: the guard turns down a move that loses the board two moves later") {
+  // Columns 0 and 7 hold 14 tiles each (colours 1 and 2), a single colour-3 tile lies between.
+  // Taking the single tile keeps both masses, and after the next row both columns are full with
+  // no group joining them: the row after that pushes a tile out. Taking a column keeps the board.
+  const auto s = hanpang::State::from_text(
+      "00000000\n10000002\n10000002\n10000002\n10000002\n10000002\n10000002\n10000002\n"
+      "10000002\n10000002\n10000002\n10000002\n10000002\n10000002\n10030002\n");
+  REQUIRE(s.has_value());
+  const int single = hanpang::cell(3, 0);
+  REQUIRE(s->colour_at(single) == 3);
+  const auto pick = [&](double guard) {
+    // One move deep, no second opinion, blind to danger and keen on masses: a search that
+    // misjudges the position, as one cut short by the clock may.
+    auto st = beam::make_hanpang(
+        params(GameKind::hanpang,
+               {{"depth", 1}, {"op_k", 0}, {"w_danger", 0}, {"w_group_sq", 2}, {"guard", guard}}));
+    st->new_game(1);
+    BestMove best;
+    const int c = st->choose(*s, budget(3000), best);
+    CHECK(best.get() == c);
+    return c;
+  };
+  // Without the guard it takes the single tile; guard 1 looks only at the next row, which that
+  // survives.
+  CHECK(pick(0) == single);
+  CHECK(pick(1) == single);
+  for (double guard : {2.0, 3.0, 4.0}) {
+    INFO("guard " << guard);
+    const int col = hanpang::col_of(pick(guard));
+    CHECK((col == 0 || col == 7));
+  }
 }
 
 TEST_CASE("beam hanpang: returns within the deadline and publishes early") {

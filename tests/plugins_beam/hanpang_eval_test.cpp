@@ -406,3 +406,91 @@ TEST_CASE("hanpang_eval: the fast features equal the reference twin's on random 
     CHECK(c.sum_sq == b.sum_sq);
   }
 }
+
+namespace {
+
+// The reference twin of common::phantom_survives: every tiled cell's group played with
+// State::remove (which flags a column left full itself), no budget.
+bool survives_reference(const State& s, int plies) {
+  if (s.end == End::overflow) return false;
+  if (plies <= 0 || s.end == End::max_actions) return true;
+  if (!s.occupied()) return true;
+  for (u128 m = s.occupied(); m;) {
+    State t = s;
+    t.remove(t.group_at(pop_lowest(m)));
+    if (t.end == End::max_actions) return true;
+    if (t.end == End::overflow) continue;
+    if (plies == 1) return true;
+    common::push_phantom_row(t);
+    if (survives_reference(t, plies - 1)) return true;
+  }
+  return false;
+}
+
+// A board near the top: rows rise and small groups go until a column holds `top` tiles or more
+// (a phantom row now and then), as a hoarding player leaves it.
+State crowded_board(Rng& rng, int top) {
+  for (;;) {
+    State s;
+    s.actions = static_cast<int>(rng.below(190));
+    while (!s.over() && s.max_height() < top) {
+      if (rng.below(6) == 0)
+        common::push_phantom_row(s);
+      else
+        s.push_row(Row::random(rng));
+      GroupList gl;
+      s.groups(gl);
+      if (s.over() || gl.size() == 0) break;
+      const Group& g = gl[static_cast<int>(rng.below(static_cast<std::uint32_t>(gl.size())))];
+      if (g.size <= 2) s.remove(g.cells);
+      s.actions = std::min(s.actions, kMaxActions - 3);
+    }
+    if (!s.over() && s.max_height() >= top) return s;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("hanpang_eval: phantom_survives equals its reference twin on crowded boards") {
+  Rng rng(20261206);
+  int lost[4] = {0, 0, 0, 0};
+  for (int trial = 0; trial < 600; ++trial) {
+    const State s = crowded_board(rng, 13 + trial % 3);
+    const int plies = 1 + trial % 3;
+    if (plies == 3 && trial % 2) continue;  // the twin is slow where every line is lost
+    long budget = 1L << 40;
+    const bool fast = common::phantom_survives(s, plies, budget);
+    INFO(s.to_text());
+    INFO("plies " << plies);
+    CHECK(fast == survives_reference(s, plies));
+    lost[plies] += !fast;
+  }
+  // Lost boards were met at every depth (the test compares both answers).
+  CHECK(lost[1] > 0);
+  CHECK(lost[2] > lost[1] / 4);
+  CHECK(lost[3] > 0);
+}
+
+TEST_CASE("hanpang_eval: phantom_survives on two full columns no group joins") {
+  // Columns 0 and 7 full (colours 1 and 2), colour 3 between at the bottom: every move leaves a
+  // column full, so the next row pushes a tile out.
+  const State s = board(
+      "10000002\n10000002\n10000002\n10000002\n10000002\n10000002\n10000002\n10000002\n"
+      "10000002\n10000002\n10000002\n10000002\n13333332\n13333332\n13333332\n");
+  long budget = 1000;
+  CHECK_FALSE(common::phantom_survives(s, 1, budget));
+  CHECK(budget == 999);  // one state visited
+  // With its budget spent it does not call the board lost.
+  budget = 0;
+  CHECK(common::phantom_survives(s, 1, budget));
+  // Column 7 full, column 0 one short: taking column 7 keeps the board; after the next row
+  // column 0 is full, and taking it keeps the board again.
+  const State t = board(
+      "00000002\n10000002\n10000002\n10000002\n10000002\n10000002\n10000002\n10000002\n"
+      "10000002\n10000002\n10000002\n10000002\n13333332\n13333332\n13333332\n");
+  budget = 1000;
+  CHECK(common::phantom_survives(t, 1, budget));
+  budget = 1000;
+  CHECK(common::phantom_survives(t, 2, budget));
+  CHECK(survives_reference(t, 2));
+}

@@ -151,6 +151,32 @@ inline void push_phantom_row(hanpang::State& s) {
   if (out) s.end = hanpang::End::overflow;
 }
 
+// Whether some line of `plies` of our moves from s, each followed by a phantom row, keeps every
+// tile on the board (or reaches the last action); plies <= 0: true. With one ply it is exact
+// (whether a move leaves a column full does not depend on colours); with more it is pessimistic
+// where the rows to come would join a group (phantom cells never do). It stops at the first line
+// found, so it costs a few group scans where one exists; where none does it visits every line
+// whose moves leave no column full, each state visited taking one of `budget` (left at 0 it
+// answers true: not shown lost).
+inline bool phantom_survives(const hanpang::State& s, int plies, long& budget) {
+  using namespace hanpang;
+  if (s.end == End::overflow) return false;
+  if (plies <= 0 || s.end == End::max_actions || budget <= 0) return true;
+  --budget;
+  GroupList gl;
+  s.groups(gl);
+  if (gl.size() == 0) return true;  // phantom cells only: no column can be full
+  for (const Group& g : gl) {
+    if (s.overflows(g.cells)) continue;  // a column this move leaves full: the row pushes it out
+    if (plies == 1 || s.actions + 1 >= kMaxActions) return true;
+    State c = s;
+    c.remove(g.cells);
+    push_phantom_row(c);
+    if (phantom_survives(c, plies - 1, budget)) return true;
+  }
+  return false;
+}
+
 // All features of s. `sizes` (optional, capacity 120) receives every group size, for the horizon.
 // The groups are found the way hanpang::State::groups finds them (the hot loop of every search):
 // single tiles, isolated pairs and stars are counted off same-colour neighbour masks, only the
