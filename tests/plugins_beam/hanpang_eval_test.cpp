@@ -443,7 +443,7 @@ State crowded_board(Rng& rng, int top) {
       if (s.over() || gl.size() == 0) break;
       const Group& g = gl[static_cast<int>(rng.below(static_cast<std::uint32_t>(gl.size())))];
       if (g.size <= 2) s.remove(g.cells);
-      s.actions = std::min(s.actions, kMaxActions - 3);
+      s.actions = std::min(s.actions, kMaxActions - 1);
     }
     if (!s.over() && s.max_height() >= top) return s;
   }

@@ -166,9 +166,10 @@ inline bool phantom_survives(const hanpang::State& s, int plies, long& budget) {
   GroupList gl;
   s.groups(gl);
   if (gl.size() == 0) return true;  // phantom cells only: no column can be full
+  if (s.actions + 1 >= kMaxActions) return true;  // the last action: no row follows it
   for (const Group& g : gl) {
     if (s.overflows(g.cells)) continue;  // a column this move leaves full: the row pushes it out
-    if (plies == 1 || s.actions + 1 >= kMaxActions) return true;
+    if (plies == 1) return true;
     State c = s;
     c.remove(g.cells);
     push_phantom_row(c);
