@@ -64,22 +64,24 @@ void BM_ExpectimaxIceSearch(benchmark::State& st) {
 }
 BENCHMARK(BM_ExpectimaxIceSearch)->Arg(0)->Arg(20)->Unit(benchmark::kMillisecond);
 
-// The evaluation weights of three submits (session 20: w_tempo and w_safe; session 22 without
-// and with its two alternating sums w_pool and w_plus), for what each costs in speed.
-plugins::common::ice::EvalWeights ice_submit_weights(int which) {
-  plugins::common::ice::EvalWeights w{};
-  w.alt_k = 2;
-  w.tempo = 0.5;
-  w.safe = 0.5;
-  if (which >= 1) w.tempo = 0.497, w.safe = 0.41, w.parity = 0.017, w.odd = 0.025;
-  if (which >= 2) w.pool = -0.053, w.plus = -0.015;
-  return w;
+// The submit's search parameters (pool rules, a 16 MiB table) with the evaluation weights of
+// three submits (session 20: w_tempo and w_safe; session 22 without and with its two
+// alternating sums w_pool and w_plus), for what each costs in speed.
+plugins::expectimax::IceParams ice_submit_params(int which) {
+  plugins::expectimax::IceParams p;
+  p.tt_mb = 16;
+  p.pool = true;
+  p.w_tempo = 0.5, p.w_safe = 0.5;
+  if (which >= 1) p.w_tempo = 0.497, p.w_safe = 0.41, p.w_parity = 0.017, p.w_odd = 0.025;
+  if (which >= 2) p.w_pool = -0.053, p.w_plus = -0.015;
+  return p;
 }
 
 // The static evaluation alone, over 64 middle-game positions (greedy play to 16-44 plies on
-// eight boards), with the weights of ice_submit_weights(arg): items/s is evaluations a second.
+// eight boards), with the weights of ice_submit_params(arg): items/s is evaluations a second.
 void BM_IceEvalWeights(benchmark::State& st) {
-  const auto w = ice_submit_weights(static_cast<int>(st.range(0)));
+  const auto w =
+      plugins::expectimax::IceSearch::weights(ice_submit_params(static_cast<int>(st.range(0))));
   std::vector<plugins::common::ice::SearchKnowledge> know;  // one per board
   std::vector<std::vector<u128>> positions;
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
@@ -101,15 +103,9 @@ void BM_IceEvalWeights(benchmark::State& st) {
 BENCHMARK(BM_IceEvalWeights)->ArgName("submit")->Arg(0)->Arg(1)->Arg(2);
 
 // The submit's search (pool rules) in the middle game (20 greedy plies, 200k nodes, fresh table)
-// with the weights of ice_submit_weights(arg): the node rate each evaluation allows.
+// with the weights of ice_submit_params(arg): the node rate each evaluation allows.
 void BM_ExpectimaxIceWeights(benchmark::State& st) {
-  const auto w = ice_submit_weights(static_cast<int>(st.range(0)));
-  plugins::expectimax::IceParams p;
-  p.tt_mb = 16;
-  p.pool = true;
-  p.w_tempo = w.tempo, p.w_safe = w.safe, p.w_parity = w.parity, p.w_odd = w.odd;
-  p.w_pool = w.pool, p.w_plus = w.plus;
-  ice_search_bench(st, p, 20);
+  ice_search_bench(st, ice_submit_params(static_cast<int>(st.range(0))), 20);
 }
 BENCHMARK(BM_ExpectimaxIceWeights)
     ->ArgName("submit")
