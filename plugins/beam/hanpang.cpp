@@ -243,12 +243,7 @@ class BeamHanpang final : public HanpangStrategy {
   // Whether, on phantom rows, some line of cfg_.guard of our moves starting with root g keeps
   // every tile on the board (or is not shown lost within the guard's budget of states).
   bool keeps_board(const State& s, const Group& g) {
-    State c = s;
-    c.remove(g.cells);
-    if (c.end == End::max_actions) return true;
-    if (c.over()) return false;  // a column left full: the next row pushes it out
-    common::push_phantom_row(c);
-    return common::phantom_survives(c, cfg_.guard - 1, guard_left_);
+    return common::phantom_move_survives(s, g, cfg_.guard, guard_left_);
   }
 
   // The guard's choice: `chosen` if it keeps the board for cfg_.guard moves, or if no root

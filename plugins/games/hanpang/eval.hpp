@@ -158,6 +158,21 @@ inline void push_phantom_row(hanpang::State& s) {
 // found, so it costs a few group scans where one exists; where none does it visits every line
 // whose moves leave no column full, each state visited taking one of `budget` (left at 0 it
 // answers true: not shown lost).
+inline bool phantom_survives(const hanpang::State& s, int plies, long& budget);
+
+// Whether the move g on s (not over), followed by a phantom row, keeps every tile on the board,
+// and phantom_survives for plies - 1 more moves after it (plies <= 1: the move alone).
+inline bool phantom_move_survives(const hanpang::State& s, const hanpang::Group& g, int plies,
+                                  long& budget) {
+  if (s.actions + 1 >= hanpang::kMaxActions) return true;  // the last action: no row follows it
+  if (s.overflows(g.cells)) return false;  // a column this move leaves full: the row pushes it out
+  if (plies <= 1) return true;
+  hanpang::State c = s;
+  c.remove(g.cells);
+  push_phantom_row(c);
+  return phantom_survives(c, plies - 1, budget);
+}
+
 inline bool phantom_survives(const hanpang::State& s, int plies, long& budget) {
   using namespace hanpang;
   if (s.end == End::overflow) return false;
@@ -166,15 +181,8 @@ inline bool phantom_survives(const hanpang::State& s, int plies, long& budget) {
   GroupList gl;
   s.groups(gl);
   if (gl.size() == 0) return true;  // phantom cells only: no column can be full
-  if (s.actions + 1 >= kMaxActions) return true;  // the last action: no row follows it
-  for (const Group& g : gl) {
-    if (s.overflows(g.cells)) continue;  // a column this move leaves full: the row pushes it out
-    if (plies == 1) return true;
-    State c = s;
-    c.remove(g.cells);
-    push_phantom_row(c);
-    if (phantom_survives(c, plies - 1, budget)) return true;
-  }
+  for (const Group& g : gl)
+    if (phantom_move_survives(s, g, plies, budget)) return true;
   return false;
 }
 
