@@ -30,14 +30,14 @@ if [[ -d $out ]]; then
   echo "baseline_budget.sh: OUT '$out' is a directory; give the program's file name" >&2
   exit 2
 fi
-src=$(mktemp --suffix=.cpp)
-trap 'rm -f "$src"' EXIT
-gzip -dc "$gz" |
-  sed "s/^  t\.node_budget = 0ULL;\$/  t.node_budget = ${nodes}ULL;/;
-       s/^  t\.bank_ms = 5000;\$/  t.bank_ms = 1000000;/;
-       s/^  t\.cpu_cap_ms = 5000;\$/  t.cpu_cap_ms = 1000000;/" >"$src"
+orig=$(mktemp --suffix=.cpp) src=$(mktemp --suffix=.cpp)
+trap 'rm -f "$orig" "$src"' EXIT
+gzip -dc "$gz" >"$orig"
+sed "s/^  t\.node_budget = 0ULL;\$/  t.node_budget = ${nodes}ULL;/;
+     s/^  t\.bank_ms = 5000;\$/  t.bank_ms = 1000000;/;
+     s/^  t\.cpu_cap_ms = 5000;\$/  t.cpu_cap_ms = 1000000;/" "$orig" >"$src"
 # Exactly those three lines changed, or the file is not what this script knows how to edit.
-changed=$(gzip -dc "$gz" | diff - "$src" | grep -c '^>' || true)
+changed=$(diff "$orig" "$src" | grep -c '^>' || true)
 if [[ $changed != 3 ]]; then
   echo "baseline_budget.sh: $gz: time_config() is not the fused default (node_budget 0, bank 5000, CPU cap 5000); $changed of 3 lines matched" >&2
   exit 2
