@@ -95,6 +95,9 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
        "greedy"},
       {"model_after", &C::model_after, 1, 36,
        "opponent moves that must all match greedy before the model is trusted"},
+      {"model_evidence", &C::model_evidence, 0, 36,
+       "of those, how many must be telling: moves where our search expected another reply than "
+       "greedy's (a strong opponent plays greedy's move too where it is plainly best); 0: none"},
       {"model_width", &C::model_beam, &B::width, 1, 4096, "model beam: first width (cut to the time)"},
       {"model_max_width", &C::model_beam, &B::max_width, 1, 65536, "model beam: widest pass"},
   };

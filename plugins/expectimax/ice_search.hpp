@@ -99,6 +99,8 @@ class IceSearch {
     search_.set_time_scale(cells <= late_at_ ? late_scale_ : time_scale_);
     return search_.run(ice, margin, limits, best);
   }
+  // The reply the last runs expect on ice set `ice` (the table's move; -1: none stored).
+  int expected_move(u128 ice) const { return search_.table_move(ice); }
   // The exact value of the rest of the game (for tests): a full-depth search with no limits.
   int exact_value(u128 ice) { return search_.value(ice, Knowledge::depth_limit(ice)); }
   // The static evaluation (kUnit per point) of an ice set, side to move's view.

@@ -9,6 +9,11 @@
 // predicted (a minimax search would assume a stronger opponent than the one we face and settle
 // for draws it could win). One move that does not match switches to alpha-beta for the rest of
 // the game; so does any doubt about our record of the game.
+//
+// A strong opponent plays greedy's move too wherever it is plainly best, and early in the game
+// it mostly is: a searching opponent can match greedy for ten moves. So a match is telling only
+// where our own search expected another reply (the table's move after ours); `model_evidence`
+// of the matches must be telling ones before the model is trusted.
 #include <algorithm>
 #include <memory>
 
@@ -31,7 +36,10 @@ common::ice::ModelBeamConfig beam_config(const IcebreakingConfig& c) {
 class IceStrategy final : public IcebreakingStrategy {
  public:
   explicit IceStrategy(const IcebreakingConfig& c)
-      : search_(c.search), model_after_(c.model ? c.model_after : -1), beam_cfg_(beam_config(c)) {}
+      : search_(c.search),
+        model_after_(c.model ? c.model_after : -1),
+        model_evidence_(c.model_evidence),
+        beam_cfg_(beam_config(c)) {}
 
   void new_game(const icebreaking::Board& b, icebreaking::Player me, std::uint64_t) override {
     board_ = b;
@@ -46,6 +54,9 @@ class IceStrategy final : public IcebreakingStrategy {
       ++opp_moves_;
       if (greedy_[0] && rule_.move(board_, record_.ice, false) != cell) greedy_[0] = false;
       if (greedy_[1] && rule_.move(board_, record_.ice, true) != cell) greedy_[1] = false;
+      if ((greedy_[0] || greedy_[1]) && record_.ice == expected_ice_ && expected_ >= 0 &&
+          expected_ != cell)
+        ++telling_;
     }
     record_ = after;
   }
@@ -60,7 +71,8 @@ class IceStrategy final : public IcebreakingStrategy {
     }
     me_ = pos.to_move;
     if (!(pos == record_)) tracking_ = false;  // observe() missed a move: no model from here on
-    if (model_after_ >= 0 && tracking_ && opp_moves_ >= model_after_ && (greedy_[0] || greedy_[1])) {
+    if (model_after_ >= 0 && tracking_ && opp_moves_ >= model_after_ &&
+        telling_ >= model_evidence_ && (greedy_[0] || greedy_[1])) {
       // Both rules agree on every move so far: the default greedy (reply ties) is the likelier.
       beam_cfg_.reply_ties = greedy_[1];
       if (!beam_ || beam_ties_ != beam_cfg_.reply_ties) {
@@ -75,6 +87,13 @@ class IceStrategy final : public IcebreakingStrategy {
     stats_.nodes = r.nodes;
     stats_.depth = r.depth;
     stats_.value = static_cast<double>(r.value) / IceSearch::kUnit;
+    if (model_evidence_ > 0 && model_after_ >= 0 && r.move >= 0 && pos.legal(r.move)) {
+      // The reply our search expects to this move, for observe() to weigh the opponent's.
+      icebreaking::Position next = pos;
+      next.play(b, r.move);
+      expected_ice_ = next.ice;
+      expected_ = next.over() ? -1 : search_.expected_move(next.ice);
+    }
     return r.move;
   }
   SearchStats stats() const override { return stats_; }
@@ -84,6 +103,9 @@ class IceStrategy final : public IcebreakingStrategy {
     record_ = icebreaking::Position::start(b);
     tracking_ = true;
     opp_moves_ = 0;
+    telling_ = 0;
+    expected_ = -1;
+    expected_ice_ = 0;
     greedy_[0] = greedy_[1] = true;
   }
 
@@ -92,6 +114,7 @@ class IceStrategy final : public IcebreakingStrategy {
   SearchStats stats_;
   // The opponent model.
   int model_after_;                      // opponent moves to see before trusting it (-1: off)
+  int model_evidence_;                   // of them, telling ones (see the top of this file)
   common::ice::ModelBeamConfig beam_cfg_;
   std::unique_ptr<common::ice::ModelBeam> beam_;  // made on first use (it preallocates)
   bool beam_ties_ = false;
@@ -100,6 +123,9 @@ class IceStrategy final : public IcebreakingStrategy {
   icebreaking::Player me_ = icebreaking::A;
   bool tracking_ = false;                // record_ is the real game since its start
   int opp_moves_ = 0;                    // opponent moves compared with the rules
+  int telling_ = 0;                      // of them, matches where we expected another reply
+  int expected_ = -1;                    // the reply our last search expected (-1: none) ...
+  u128 expected_ice_ = 0;                // ... on this ice set
   bool greedy_[2] = {true, true};        // every one matched greedy without / with reply ties
 };
 

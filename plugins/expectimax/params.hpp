@@ -17,6 +17,7 @@ struct IcebreakingConfig {
   IceParams search;
   bool model = true;    // play a beam against greedy once the opponent has shown it plays greedy
   int model_after = 2;  // opponent moves that must all match greedy first
+  int model_evidence = 0;  // of them, telling ones: our search expected another reply (0: none)
   common::ice::ModelBeamConfig model_beam;  // width and max_width are parameters
   bool operator==(const IcebreakingConfig&) const = default;
 };

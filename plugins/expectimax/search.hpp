@@ -122,6 +122,13 @@ class Expectiminimax {
   // The soft time's multiple for the next runs (Settings::time_scale).
   void set_time_scale(double scale) { set_.time_scale = scale; }
 
+  // The table's move for `node` (-1: none stored): after a run, the reply it expects to a move.
+  int table_move(const Node& node) const {
+    if constexpr (K::kTable)
+      if (const auto* e = tt_.probe(k_.lock(node), k_.key(node))) return e->move();
+    return -1;
+  }
+
   // Forget everything learnt (a new game).
   void clear() {
     if constexpr (K::kTable) tt_.clear();

@@ -15,6 +15,7 @@
 #include "games/icebreaking/eval.hpp"
 #include "expectimax/hanpang_search.hpp"
 #include "expectimax/ice_search.hpp"
+#include "expectimax/params.hpp"
 #include "expectimax/plugin.hpp"
 #include "greedy/greedy.hpp"
 #include "greedy/plugin.hpp"
@@ -548,6 +549,73 @@ TEST_CASE("expectimax icebreaking: the opponent model — greedy opponents get t
   const auto [c_model, p1] = play_b(true, true);
   const auto [c_ab, p2] = play_b(true, false);
   CHECK((c_model != c_ab || !(p1 == p2)));
+}
+
+TEST_CASE("expectimax icebreaking: model_evidence — only telling greedy matches earn the model") {
+  // B plays against a greedy A on a node budget. A match is telling where B's search expected
+  // another reply. Counted here outside the plugin (an IceSearch with the plugin's parameters,
+  // the same moves, so the same table): the A move at which the second telling match comes.
+  const auto b = icebreaking::Board::from_seed(23);
+  const PluginFns& ex = kPlugins[1];
+  SearchLimits lim;
+  lim.node_budget = 4000;
+  plugins::common::ice::GreedyRule rule;
+  int second = -1, matches = 0;  // A's moves up to the second telling one; all of them
+  {
+    const auto cfg =
+        plugins::expectimax::icebreaking_table().read(defaults(ex, GameKind::icebreaking));
+    plugins::expectimax::IceSearch search(cfg.search);
+    search.new_game(b);
+    auto pos = icebreaking::Position::start(b);
+    int told = 0, expected = -1;
+    while (!pos.over() && second < 0) {
+      const int a = rule.move(b, pos.ice, true);
+      ++matches;
+      if (expected >= 0 && expected != a && ++told == 2) second = matches;
+      pos.play(b, a);
+      if (pos.over()) break;
+      const auto r = search.run(pos.ice, pos.margin(), lim, nullptr);
+      pos.play(b, r.move);
+      expected = search.expected_move(pos.ice);
+    }
+  }
+  INFO("A's second telling move is its move " << second);
+  REQUIRE(second > 2);  // some plain matches came first (else the checks below prove nothing)
+  // B's moves after A's first `turns` moves with the given parameters, and the last position.
+  auto play_b = [&](int turns, bool model, int evidence) {
+    Params p = defaults(ex, GameKind::icebreaking);
+    p.set("model", model ? 1.0 : 0.0);
+    p.set("model_evidence", static_cast<double>(evidence));
+    auto st = ex.icebreaking(p);
+    st->new_game(b, icebreaking::B, 1);
+    auto pos = icebreaking::Position::start(b);
+    std::vector<int> moves;
+    for (int turn = 0; turn < turns; ++turn) {
+      const int a = rule.move(b, pos.ice, true);
+      pos.play(b, a);
+      st->observe(pos, a);
+      BestMove best;
+      const int c = st->choose(b, pos, lim, best);
+      moves.push_back(c);
+      if (turn + 1 == turns) break;
+      pos.play(b, c);
+      st->observe(pos, c);
+    }
+    return std::pair{moves, pos};
+  };
+  const auto [off, pos_off] = play_b(second, false, 0);
+  // One telling match short: alpha-beta all along, move for move as with the model off.
+  const auto [short_of, pos_short] = play_b(second, true, 3);
+  CHECK(short_of == off);
+  // Two asked: alpha-beta until the second telling match, then the model beam.
+  const auto [enough, pos_enough] = play_b(second, true, 2);
+  CHECK(pos_enough == pos_off);
+  CHECK(std::equal(off.begin(), off.end() - 1, enough.begin()));
+  plugins::common::ice::ModelBeam beam(plugins::common::ice::ModelBeamConfig{});
+  BestMove best;
+  const int beam_move = beam.choose(b, pos_enough, lim, best);
+  CHECK(enough.back() == beam_move);
+  CHECK(beam_move != off.back());  // the two are told apart here (else this could not fail)
 }
 
 TEST_CASE("expectimax icebreaking: a hand-solved strip (a capture that loses, a cell that wins)") {
