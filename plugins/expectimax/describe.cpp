@@ -42,6 +42,9 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
        "late move reductions: quiet moves from this index on are first searched a ply shallower "
        "(0: off)"},
       {"lmr_depth", &C::search, &S::lmr_depth, 2, 64, "late move reductions: from this depth"},
+      {"swindle", &C::search, &S::swindle, 0, 72,
+       "after the solve proves a draw or a loss: the move that keeps it and makes the most of the "
+       "opponent's first N replies mistakes (0: off)"},
       {"iter_start", &C::search, &S::iter_start, 0.05, 1,
        "start another iteration only before this fraction of the move's soft time"},
       {"solve_lead", &C::search, &S::solve_lead, 0, 1,

@@ -25,6 +25,8 @@ struct IceParams {
   int etc_depth = 0;     // enhanced transposition cutoffs from this depth (0: off)
   int lmr_after = 0;     // late move reductions of quiet moves from this move index (0: off)
   int lmr_depth = 3;     // ... at this depth or deeper
+  int swindle = 0;       // after a solved draw or loss: the move that sets the most traps among
+                         // the opponent's first `swindle` replies (0: off; search.hpp)
   double iter_start = 0.6;  // start another iteration only before this fraction of the soft time
   double solve_lead = 0.0;  // with solve_at cells or fewer: deepen (past depth 4) only while
                             // under this fraction of the soft time, then solve up to the hard limit
@@ -124,6 +126,7 @@ class IceSearch {
     s.etc_depth = p.etc_depth;
     s.lmr_after = p.lmr_after;
     s.lmr_depth = p.lmr_depth;
+    s.swindle = p.swindle;
     s.time_scale = p.time_scale;
     return s;
   }

@@ -109,6 +109,10 @@ class Expectiminimax {
                                       // on, a quiet move at lmr_depth or deeper (not an exact
                                       // node) is first searched one ply shallower (0: off)
     int lmr_depth = 3;
+    int swindle = 0;                  // two players, after the solve proves a draw or a loss:
+                                      // of the moves that keep the result, the one where most of
+                                      // the opponent's first `swindle` replies in the search's
+                                      // order are mistakes (0: off; see swindle())
   };
 
   template <class... Args>
@@ -252,8 +256,23 @@ class Expectiminimax {
         r.depth = last;
         r.exact = true;
         if (publish) publish->publish(r.move);
+        if (set_.swindle > 0 && v < t + 1) {  // a draw: play for the opponent's mistakes
+          const int si = swindle(root, key, moves, count, last, t, true);
+          if (si >= 0) {
+            r.move = moves[si].cell;
+            if (publish) publish->publish(r.move);
+          }
+        }
       } else if (!budget.stopped()) {
-        deepen(std::max(quick, r.depth) + 1, last);
+        const int si = set_.swindle > 0 ? swindle(root, key, moves, count, last, t, false) : -1;
+        if (si >= 0) {
+          // A loss: the move whose likely replies most often let us draw; r.value stays the
+          // heuristic's, r.exact false.
+          r.move = moves[si].cell;
+          if (publish) publish->publish(r.move);
+        } else if (!budget.stopped()) {
+          deepen(std::max(quick, r.depth) + 1, last);
+        }
       }
     } else {
       deepen(1, last);
@@ -490,6 +509,50 @@ class Expectiminimax {
       }
     }
     return best;
+  }
+
+  // The swindle, after the solve proved the root a draw (`drawn`) or a loss for the side to
+  // move, ahead by -t / K::kUnit points: of the root moves that keep that result (all, for a
+  // loss), the one after which the most of the opponent's first set_.swindle replies, in the
+  // search's own order (the likeliest for a player that searches as we do), are mistakes: they
+  // give us a win from a draw, a draw from a loss. Every count is exact (a null-window search to
+  // the end). Ties keep the root order (the heuristic's best first). It is optional work, so it
+  // looks at another move only while an iteration could start (the soft time), and a stop keeps
+  // the best move counted so far (each one keeps the result). -1: no move seen sets a trap.
+  int swindle(const Node& root, std::uint64_t key, const Gen* moves, int count, int depth, Value t,
+              bool drawn) {
+    const Value target = drawn ? t + 1 : t;  // the least value at the root that a mistake gives
+    int best_i = -1, best_traps = 0;
+    std::array<Gen, K::kMaxMoves> replies;
+    for (int i = 0; i < count; ++i) {
+      if (!may_deepen(*budget_, set_.iter_start, set_.time_scale)) break;
+      if (drawn) {
+        const Value v = child_value(root, key, moves[i], depth, t - 1, t + 1, 0, true);
+        if (budget_->stopped()) break;
+        if (v < t) continue;  // this move loses
+      }
+      Node c;
+      std::uint64_t ck = 0;
+      k_.play(root, key, moves[i], c, ck);
+      const int n = k_.generate(c, replies.data());
+      const int k = std::min(n, set_.swindle);
+      std::partial_sort(replies.begin(), replies.begin() + k, replies.begin() + n,
+                        [&](const Gen& a, const Gen& b) { return k_.before(a, b); });
+      int traps = 0;
+      for (int j = 0; j < k; ++j) {
+        Node d;
+        std::uint64_t dk = 0;
+        k_.play(c, ck, replies[j], d, dk);
+        // Our value at d, x or more: the root is worth gain - reply's gain + that >= target.
+        const Value x = target - moves[i].gain + replies[j].gain;
+        const Value v = decide(d, dk, k_.depth_limit(d), x - 1, x, 2);
+        if (budget_->stopped()) break;
+        if (v >= x) ++traps;
+      }
+      if (traps > best_traps) best_traps = traps, best_i = i;
+      if (budget_->stopped()) break;
+    }
+    return best_i;
   }
 
   Settings set_;

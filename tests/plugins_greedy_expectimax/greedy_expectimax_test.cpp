@@ -618,6 +618,59 @@ TEST_CASE("expectimax icebreaking: model_evidence — only telling greedy matche
   CHECK(beam_move != off.back());  // the two are told apart here (else this could not fail)
 }
 
+TEST_CASE("expectimax icebreaking: swindle — a solved draw or loss is kept, with traps set") {
+  // Random endgames of 14-19 cells, each played from a margin that makes it an exact draw and
+  // one point worse (a loss). The swindle's move must keep the result; where it differs from the
+  // plain solve's move, some reply to it must be a mistake (checked here by exact values alone).
+  constexpr int kU = plugins::expectimax::IceSearch::kUnit;
+  plugins::expectimax::IceParams p;
+  p.tt_mb = 4;
+  p.solve_at = 72;
+  plugins::expectimax::IceParams q = p;
+  q.swindle = 4;
+  plugins::expectimax::IceSearch plain(p), swindler(q), judge(p);
+  int checked = 0, differed = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    Rng rng(seed * 13);
+    const auto pos = random_ice_endgame(b, rng, 14 + static_cast<int>(seed % 6));
+    if (pos.over() || popcount(pos.ice) < 4) continue;
+    judge.new_game(b);
+    const int truth = judge.exact_value(pos.ice) / kU;  // the rest, side to move's view
+    for (const int margin : {-truth, -truth - 1}) {     // an exact draw, then a loss by one
+      plain.new_game(b);
+      swindler.new_game(b);
+      SearchLimits lim;
+      const auto a = plain.run(pos.ice, margin, lim, nullptr);
+      const auto s = swindler.run(pos.ice, margin, lim, nullptr);
+      REQUIRE(pos.legal(s.move));
+      // The final margin with perfect play after `move` from `at` (the mover `ahead`).
+      auto final_after = [&](const icebreaking::Position& at, int ahead, int move) {
+        auto next = at;
+        const int g = next.play(b, move).gain;
+        return ahead + g - (next.over() ? 0 : judge.exact_value(next.ice) / kU);
+      };
+      const int best = final_after(pos, margin, a.move);
+      CHECK(best == (margin == -truth ? 0 : -1));
+      // The swindle keeps the result: the draw, or a loss (by any margin: only the result counts).
+      const int kept = final_after(pos, margin, s.move);
+      CHECK((best == 0 ? kept == 0 : kept < 0));
+      ++checked;
+      if (s.move == a.move) continue;
+      ++differed;
+      // A trap: some reply after the swindle's move gives us a better result (a win, a draw).
+      auto next = pos;
+      const int g = next.play(b, s.move).gain;
+      bool trap = false;
+      for (int r = 0; r < icebreaking::kSize * icebreaking::kStride && !trap; ++r)
+        if (next.legal(r)) trap = -final_after(next, -(margin + g), r) >= (best == 0 ? 1 : 0);
+      CHECK(trap);
+    }
+  }
+  CHECK(checked >= 60);
+  CHECK(differed >= 5);  // it changes moves (else the checks above could not fail)
+}
+
 TEST_CASE("expectimax icebreaking: a hand-solved strip (a capture that loses, a cell that wins)") {
   // A 1x4 strip of ice x0..x3 scored 2 0 0 -2, every other cell a hole. Worked by hand:
   //   x1 captures x0 (+2) but leaves {x2, x3}, worth 2 to the opponent: 0 in all;
