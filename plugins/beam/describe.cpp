@@ -51,6 +51,21 @@ const ParamTable<HanpangConfig>& hanpang_table() {
       {"guard", &C::guard, 0, 4,
        "a chosen move that loses a tile over the top within this many of our moves on phantom "
        "rows (this one included) gives way to the best root move that does not (0: off)"},
+      {"guard_rows", &C::guard_rows, 0, 64,
+       "the guard's next row sampled this many times: a chosen move that loses the board after "
+       "some gives way to the root that keeps it after the most (or, with guard_cost, is worth "
+       "the most with them) (0: off)"},
+      {"guard_cost", &C::guard_cost, 0, 10000,
+       "guard_rows: a root's value plus this many points a remaining action times the share of "
+       "sampled rows it keeps the board after (0: the most rows kept first)"},
+      {"end_at", &C::end_at, 0, 200,
+       "the end: with this many actions left or fewer, end_scale times the node budget, the soft "
+       "time (up to the hard limit) and the widest beams (0: never)"},
+      {"end_scale", &C::end_scale, 1, 8, "the end's multiple of budget, soft time and widths"},
+      {"open_at", &C::open_at, 0, 200,
+       "the opening: before this many actions, open_scale times the node budget and both time "
+       "limits (0: never)"},
+      {"open_scale", &C::open_scale, 0.1, 1, "the opening's share of budget and time limits"},
       {"w_group_sq", &C::w, &W::group_sq, -10, 10, "eval: per k^2 of each group, k >= 2"},
       {"w_group_lin", &C::w, &W::group_lin, -100, 100, "eval: per tile in groups, k >= 2"},
       {"w_singleton", &C::w, &W::singleton, -100, 100, "eval: per isolated tile"},

@@ -14,7 +14,9 @@
 // stop at the soft deadline (or the node budget) and the published move is refreshed after each
 // completed stage.
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <vector>
 
 #include "beam/params.hpp"
@@ -35,15 +37,27 @@ using Config = HanpangConfig;  // beam/params.hpp
 class BeamHanpang final : public HanpangStrategy {
  public:
   explicit BeamHanpang(const Config& c)
-      : cfg_(c), eval_(c.w), beam_(std::max(c.width, c.op_width), kRows * kCols) {}
+      : cfg_(c), eval_(c.w), beam_(scaled_width(std::max(c.width, c.op_width), c), kRows * kCols) {}
 
   void new_game(std::uint64_t seed) override {
     seed_ = seed;
     stats_ = {};
   }
 
-  int choose(const State& s, const SearchLimits& limits, BestMove& best) override {
+  int choose(const State& s, const SearchLimits& host, BestMove& best) override {
     stats_ = {};
+    // The phase's share (end_at / open_at): the end gets more nodes, a later soft time and wider
+    // beams; the opening fewer nodes and earlier limits.
+    const bool end = cfg_.end_at > 0 && kMaxActions - s.actions <= cfg_.end_at;
+    const bool open = !end && s.actions < cfg_.open_at;
+    const double scale = end ? cfg_.end_scale : open ? cfg_.open_scale : 1.0;
+    SearchLimits limits = host;
+    limits.deadline = scale < 1.0 ? host.deadline.shortened(scale) : host.deadline.stretched(scale);
+    if (limits.node_budget)
+      limits.node_budget = std::max<std::uint64_t>(
+          1, static_cast<std::uint64_t>(std::llround(static_cast<double>(host.node_budget) * scale)));
+    width_cap_ = end ? scaled_width(cfg_.width, cfg_) : cfg_.width;
+    op_width_cap_ = end ? scaled_width(cfg_.op_width, cfg_) : cfg_.op_width;
     const int fallback = fallback_move(s);
     best.publish(fallback);
     GroupList roots;
@@ -72,7 +86,7 @@ class BeamHanpang final : public HanpangStrategy {
     if (opinion) avail *= 1.0 - cfg_.op_share;
     const int searches = phantom ? 1 : cfg_.min_samples;
     const double per_width = 1.15 * searches * depth * std::max(8, nroots);
-    const int width = static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(cfg_.width)));
+    const int width = static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(width_cap_)));
     const int max_samples = phantom ? 1 : cfg_.max_samples;
 
     // Step 2. Searches until the budget is spent; the move with the best sum is published.
@@ -160,7 +174,7 @@ class BeamHanpang final : public HanpangStrategy {
     for (int a = k, st = 0; st < stages; ++st, a = halved(a)) planned += a;
     const double per_width =
         1.15 * planned * cfg_.op_samples * std::max(1, depth2) * std::max(8, nroots);
-    const int width = static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(cfg_.op_width)));
+    const int width = static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(op_width_cap_)));
     op_sum_.assign(static_cast<std::size_t>(k), 0.0);
     op_val_.assign(static_cast<std::size_t>(k), 0.0);
     op_n_.assign(static_cast<std::size_t>(k), 0);
@@ -242,28 +256,71 @@ class BeamHanpang final : public HanpangStrategy {
 
   // Whether, on phantom rows, some line of cfg_.guard of our moves starting with root g keeps
   // every tile on the board (or is not shown lost within the guard's budget of states).
+  // Whether, on phantom rows, some line of cfg_.guard of our moves starting with root g keeps
+  // every tile on the board (or is not shown lost within the guard's budget of states).
   bool keeps_board(const State& s, const Group& g) {
     return common::phantom_move_survives(s, g, cfg_.guard, guard_left_);
+  }
+  // After how many of the guard's sampled rows root g keeps the board that way.
+  int kept_rows(const State& s, const Group& g) {
+    return common::sampled_survivals(s, g, cfg_.guard, guard_rows_.data(), guard_nrows_,
+                                     guard_left_);
   }
 
   // The guard's choice: `chosen` if it keeps the board for cfg_.guard moves, or if no root
   // does; else the best root that does, by the main search's values (valued) or by size.
+  // guard_rows first samples the next row guard_rows times: a chosen move that loses the board
+  // after some of those rows gives way to the root that keeps it after the most (guard_cost 0;
+  // ties: the search's order), or whose value plus guard_cost points a remaining action for
+  // each share of rows kept is highest (guard_cost > 0). Then the phantom check as before.
   int guarded(const State& s, const GroupList& roots, int chosen, bool valued) {
     guard_left_ = kGuardStates;
     const int nroots = roots.size();
-    for (int i = 0; i < nroots; ++i)
-      if (roots[i].cells & bit128(chosen)) {
-        if (keeps_board(s, roots[i])) return chosen;
-        break;
-      }
+    int ci = 0;
+    while (ci < nroots && !(roots[ci].cells & bit128(chosen))) ++ci;
+    if (ci == nroots) return chosen;
     order_.resize(static_cast<std::size_t>(nroots));
     for (int i = 0; i < nroots; ++i) order_[i] = i;
     std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) {
       return valued ? root_sum_[a] > root_sum_[b] : roots[a].size > roots[b].size;
     });
+    guard_nrows_ = std::clamp(cfg_.guard_rows, 0, kMaxGuardRows);
+    if (guard_nrows_ > 0) {
+      // The same rows for every root, from their own stream (the search's rows stay those of
+      // guard_rows 0).
+      Rng rng(seed_ * 0xD1B54A32D192ED03ULL + static_cast<std::uint64_t>(s.actions) * 104729 + 3);
+      for (int i = 0; i < guard_nrows_; ++i) guard_rows_[i] = Row::random(rng);
+      const int kept = kept_rows(s, roots[ci]);
+      if (kept < guard_nrows_) {
+        // Each row kept is worth guard_cost points a remaining action (0: rows kept first, then
+        // the search's order); the chosen move gives way only to a root worth more so.
+        const double per_row = cfg_.guard_cost * (kMaxActions - s.actions) / guard_nrows_;
+        const auto worth = [&](int i, int k) {
+          return (valued ? root_sum_[i] : 0.0) + per_row * k;
+        };
+        int bi = ci, bk = kept;
+        for (int i : order_) {
+          if (i == ci) continue;
+          if (cfg_.guard_cost > 0 && valued &&
+              root_sum_[i] + per_row * guard_nrows_ <= worth(bi, bk))
+            break;  // not even every row kept would make this root (or a later one) worth more
+          const int k = kept_rows(s, roots[i]);
+          if (cfg_.guard_cost > 0 ? worth(i, k) > worth(bi, bk) : k > bk) bi = i, bk = k;
+          if (bk == guard_nrows_ && cfg_.guard_cost <= 0) break;
+        }
+        if (bi != ci) return roots[bi].rep;
+      }
+      guard_left_ = kGuardStates;
+    }
+    if (keeps_board(s, roots[ci])) return chosen;
     for (int i : order_)
       if (keeps_board(s, roots[i])) return roots[i].rep;
     return chosen;
+  }
+
+  // A widest beam w as the end's scale widens it (w itself without an end).
+  static int scaled_width(int w, const Config& c) {
+    return c.end_at > 0 ? static_cast<int>(std::lround(w * std::max(1.0, c.end_scale))) : w;
   }
 
   // Roots in the stage after one of `a` roots: the better half, at least two (or a, if fewer).
@@ -280,6 +337,10 @@ class BeamHanpang final : public HanpangStrategy {
   // every line whose moves leave no column full, thousands of states at guard 4.
   static constexpr long kGuardStates = 20000;
   long guard_left_ = 0;
+  static constexpr int kMaxGuardRows = 64;
+  std::array<Row, kMaxGuardRows> guard_rows_{};
+  int guard_nrows_ = 0;
+  int width_cap_ = 0, op_width_cap_ = 0;  // this move's widest beams (cfg_'s, or the end's)
   double rate_ = 4e5;  // nodes per second, measured on the clock (not used on a node budget)
   SearchStats stats_;
 };

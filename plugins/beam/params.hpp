@@ -46,6 +46,20 @@ struct HanpangConfig {
   // (this one included) loses a tile over the top gives way to the best root move that has such
   // a line, if one does (0: off; 1: only the next row).
   int guard = 0;
+  // The guard's next row sampled this many times (0: off; hanpang.cpp's guarded() has the rule).
+  int guard_rows = 0;
+  double guard_cost = 0;  // guard_rows: points a remaining action per share of rows kept (0:
+                          // the most rows kept first)
+  // The end: with end_at actions left or fewer (0: never), a move's node budget, soft time (up
+  // to the hard limit) and both widest beams are end_scale times the rest of the game's. The
+  // bank the search leaves unused (its widths are capped) goes to the moves whose horizon
+  // reaches the end of the game.
+  int end_at = 0;
+  double end_scale = 1.0;
+  // The opening: before open_at actions (0: never; the end wins where both hold), the node
+  // budget and both time limits are open_scale times the host's (the beams' caps unchanged).
+  int open_at = 0;
+  double open_scale = 1.0;
   common::HanpangWeights w = common::beam_weights();
   bool operator==(const HanpangConfig&) const = default;
 };

@@ -5,10 +5,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "../plugin_testing.hpp"
 #include "beam/plugin.hpp"
+#include "games/hanpang/eval.hpp"
 
 using namespace tactica;
 namespace beam = tactica::plugins::beam;
@@ -20,6 +24,10 @@ Params params(GameKind g, std::initializer_list<std::pair<const char*, double>> 
 }
 using testing::budget;
 using testing::play_hanpang;
+
+bool common_survives(const hanpang::State& s, int plies, long& budget) {
+  return tactica::plugins::common::phantom_survives(s, plies, budget);
+}
 
 // Icebreaking: the largest immediate gain, lowest cell on ties (an opponent for the tests).
 int greedy_ice(const icebreaking::Board& b, const icebreaking::Position& p) {
@@ -162,6 +170,129 @@ TEST_CASE("beam hanpang: op_more and op_over keep to the deadline") {
   st->new_game(6);
   const hanpang::State s = testing::rows_board(6, 10);
   for (int i = 0; i < 3; ++i) move_keeps_to_deadline(*st, s);
+}
+
+TEST_CASE("beam hanpang: end_at scales the budget and the widths at the end, and only there") {
+  // end_scale 3 from 20 actions left: a move there searches up to three times the nodes (the
+  // widths' caps are raised with the budget, so it does use more), deterministically; earlier
+  // moves are exactly the plain config's.
+  const auto p = params(GameKind::hanpang, {{"end_at", 20}, {"end_scale", 3}});
+  auto a = beam::make_hanpang(p);
+  auto b = beam::make_hanpang(p);
+  auto off = beam::make_hanpang(params(GameKind::hanpang));
+  int more = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    hanpang::State s = testing::rows_board(seed, 9);
+    for (int actions : {150, 185}) {
+      s.actions = actions;
+      a->new_game(seed);
+      b->new_game(seed);
+      off->new_game(seed);
+      BestMove best;
+      const int ca = a->choose(s, budget(20000), best);
+      const auto na = a->stats().nodes;
+      CHECK(b->choose(s, budget(20000), best) == ca);
+      CHECK(b->stats().nodes == na);
+      const int co = off->choose(s, budget(20000), best);
+      const auto no = off->stats().nodes;
+      CAPTURE(seed);
+      CAPTURE(actions);
+      if (actions == 150) {
+        CHECK(ca == co);
+        CHECK(na == no);
+      } else {
+        CHECK(na <= 60000 + 256);  // the budget is read at multiples of 256 nodes
+        more += na > 2 * no;
+      }
+    }
+  }
+  CHECK(more >= 4);
+  // On the clock the end's moves keep to the deadline (the hard limit is the host's).
+  auto st = beam::make_hanpang(params(GameKind::hanpang, {{"end_at", 200}, {"end_scale", 8}}));
+  st->new_game(5);
+  for (int i = 0; i < 3; ++i) move_keeps_to_deadline(*st, testing::rows_board(5, 10));
+}
+
+TEST_CASE("beam hanpang: open_at draws the opening's budget in, and only the opening's") {
+  const auto p = params(GameKind::hanpang, {{"open_at", 40}, {"open_scale", 0.25}});
+  auto a = beam::make_hanpang(p);
+  auto off = beam::make_hanpang(params(GameKind::hanpang));
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    hanpang::State s = testing::rows_board(seed, 9);
+    for (int actions : {10, 40}) {
+      s.actions = actions;
+      a->new_game(seed);
+      off->new_game(seed);
+      BestMove best;
+      const int ca = a->choose(s, budget(40000), best);
+      const auto na = a->stats().nodes;
+      const int co = off->choose(s, budget(40000), best);
+      CAPTURE(seed);
+      CAPTURE(actions);
+      if (actions == 40) {
+        CHECK(ca == co);
+        CHECK(na == off->stats().nodes);
+      } else {
+        CHECK(na <= 10000 + 256);
+        CHECK(na < off->stats().nodes);
+      }
+    }
+  }
+  // On the clock the opening's moves end within their share of the hard limit.
+  auto st = beam::make_hanpang(params(GameKind::hanpang, {{"open_at", 200}, {"open_scale", 0.1}}));
+  st->new_game(3);
+  const hanpang::State s = testing::rows_board(3, 10);
+  BestMove best;
+  const auto t0 = std::chrono::steady_clock::now();
+  const int c = st->choose(s, testing::deadline_ms(200, 400), best);
+  CHECK(s.colour_at(c) != 0);
+  CHECK(testing::ms_since(t0) < 200);  // 40 ms hard limit; generous for a loaded CI machine
+}
+
+TEST_CASE("beam hanpang: guard_rows turns down a move that a real next row would lose") {
+  // Report seed 22 before action 160 (hanpang_eval_test.cpp has the board): the plain guard
+  // lets the search split the colour-1 mass (a phantom row rejoins its halves, 2 of 64 real
+  // rows do not, the seed's own among them); with sampled rows the guard keeps it whole.
+  auto s = hanpang::State::from_text(
+      "00000000\n10010001\n10010001\n11010101\n11010311\n11110331\n11211131\n12111111\n"
+      "11213111\n12123111\n23121111\n33312111\n12332311\n12232131\n31133133\n");
+  REQUIRE(s.has_value());
+  s->actions = 159;
+  const auto real = *hanpang::Row::parse("31113312");
+  const auto keeps_on_real_row = [&](int c) {
+    hanpang::State t = *s;
+    t.remove(t.group_at(c));
+    t.push_row(real);
+    long b = 1L << 30;
+    return common_survives(t, 3, b);
+  };
+  // configs/hanpang/submit.toml's [params] (the tests run from the source tree).
+  const auto submit = [](double guard_rows) {
+    Params p;
+    std::ifstream in("configs/hanpang/submit.toml");
+    std::string line;
+    bool in_params = false;
+    while (std::getline(in, line)) {
+      if (line.rfind('[', 0) == 0) in_params = line.rfind("[params]", 0) == 0;
+      std::istringstream ls(line);
+      std::string key, eq;
+      double v = 0;
+      if (in_params && ls >> key >> eq >> v && eq == "=") p.set(key, v);
+    }
+    REQUIRE(p.has("w_danger"));
+    p.set("guard_rows", guard_rows);
+    p.fill_defaults(beam::describe().params(GameKind::hanpang));
+    return p;
+  };
+  auto plain = beam::make_hanpang(submit(0));
+  auto rows = beam::make_hanpang(submit(64));
+  plain->new_game(22);
+  rows->new_game(22);
+  BestMove best;
+  const int cp = plain->choose(*s, budget(60000), best);
+  const int cr = rows->choose(*s, budget(60000), best);
+  CHECK_FALSE(keeps_on_real_row(cp));
+  CHECK(keeps_on_real_row(cr));
 }
 
 TEST_CASE("beam hanpang: the guard keeps to the deadline on crowded boards") {

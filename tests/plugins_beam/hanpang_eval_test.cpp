@@ -494,3 +494,49 @@ TEST_CASE("hanpang_eval: phantom_survives on two full columns no group joins") {
   CHECK(common::phantom_survives(t, 2, budget));
   CHECK(survives_reference(t, 2));
 }
+
+namespace {
+
+// Report seed 22 before action 160, as the submit met it on the clock: a 53-tile colour-1 mass
+// holds columns 0, 3 and 7 at 14 tiles. Taking the colour-1 pair at the bottom of column 5
+// splits the mass; on a phantom row its halves rejoin two moves later, on the seed's real row
+// (31113312) they do not, and the board is lost at action 162.
+const char* const kSeed22 =
+    "00000000\n10010001\n10010001\n11010101\n11010311\n11110331\n11211131\n12111111\n"
+    "11213111\n12123111\n23121111\n33312111\n12332311\n12232131\n31133133\n";
+
+}  // namespace
+
+TEST_CASE("hanpang_eval: sampled_survivals sees a real row split what a phantom row rejoins") {
+  State s = board(kSeed22);
+  s.actions = 159;
+  const Group pair{s.group_at(cell(5, 0)), 2, cell(5, 0), 1};
+  REQUIRE(popcount(pair.cells) == 2);
+  long budget = 1L << 30;
+  CHECK(common::phantom_move_survives(s, pair, 4, budget));
+  const Row real = *Row::parse("31113312");
+  budget = 1L << 30;
+  CHECK(common::sampled_survivals(s, pair, 4, &real, 1, budget) == 0);
+  // Taking the whole mass keeps the board on that row, and on every row of a sample.
+  const Group mass{s.group_at(cell(0, 10)), 53, cell(0, 10), 1};
+  REQUIRE(popcount(mass.cells) == 53);
+  Rng rng(22);
+  std::array<Row, 16> rows;
+  for (auto& r : rows) r = Row::random(rng);
+  budget = 1L << 30;
+  CHECK(common::sampled_survivals(s, mass, 4, &real, 1, budget) == 1);
+  CHECK(common::sampled_survivals(s, mass, 4, rows.data(), 16, budget) == 16);
+  // The counts agree with the phantom check after each row, one row at a time.
+  for (const Row& r : rows) {
+    State c = s;
+    c.remove(pair.cells);
+    c.push_row(r);
+    long b1 = 1L << 30, b2 = 1L << 30;
+    CHECK(common::sampled_survivals(s, pair, 4, &r, 1, b1) == (common::phantom_survives(c, 3, b2) ? 1 : 0));
+  }
+  // With one action to go (no row follows it) every row is kept.
+  budget = 1L << 30;
+  State last = s;
+  last.actions = kMaxActions - 1;
+  CHECK(common::sampled_survivals(last, pair, 4, rows.data(), 16, budget) == 16);
+}

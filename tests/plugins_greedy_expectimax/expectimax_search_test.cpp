@@ -215,6 +215,20 @@ TEST_CASE("Deadline::shortened draws both limits in, never out") {
   CHECK(f.stop_requested());  // the Session's stop flag still reaches the shortened deadline
 }
 
+TEST_CASE("Deadline::stretched moves the soft limit out, never past the hard one") {
+  using std::chrono::milliseconds;
+  const auto d = Deadline::in(milliseconds(200), milliseconds(600));
+  const auto s = d.stretched(2.0);
+  CHECK(s.start() == d.start());
+  CHECK(s.soft_budget() == std::chrono::microseconds(400000));
+  CHECK(s.hard() == d.hard());
+  CHECK(d.stretched(5.0).soft() == d.hard());  // capped at the hard limit
+  const auto same = d.stretched(0.5);          // at or below 1: the host's limits
+  CHECK(same.soft() == d.soft());
+  CHECK(same.hard() == d.hard());
+  CHECK(Deadline::never().stretched(3).unlimited());
+}
+
 TEST_CASE("expectimax icebreaking: open_scale scales the opening's budget, and only the opening") {
   const auto b = icebreaking::Board::from_seed(11);
   const auto pos = icebreaking::Position::start(b);

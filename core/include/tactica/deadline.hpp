@@ -61,6 +61,15 @@ class Deadline {
     d.hard_ = part(hard_);
     return d;
   }
+  // The same deadline with the soft limit moved out to `f` of its budget from the start (f > 1),
+  // never past the hard limit; f <= 1, or no limit: unchanged (the hard limit never moves).
+  Deadline stretched(double f) const {
+    Deadline d = *this;
+    if (unlimited_ || !(f > 1.0)) return d;
+    const auto soft = start_ + std::chrono::duration_cast<Clock::duration>((soft_ - start_) * f);
+    d.soft_ = soft < hard_ ? soft : hard_;
+    return d;
+  }
   Clock::time_point start() const { return start_; }
   Clock::time_point soft() const { return soft_; }
   Clock::time_point hard() const { return hard_; }

@@ -186,6 +186,30 @@ inline bool phantom_survives(const hanpang::State& s, int plies, long& budget) {
   return false;
 }
 
+// Of the `nrows` rows given (each in turn the row the next decision will see), after how many
+// the move g on s (not over) keeps every tile on the board with phantom_survives for plies - 1
+// more moves (all of them where the game ends first or plies <= 1; none if g leaves a column
+// full). Phantom rows are not pessimistic about where tiles land: a group that takes tiles of a
+// real row lowers its columns further than the same group on a phantom row, so two masses that
+// a phantom line rejoins can stay apart on a real row (seed 22 of the report set lost its board
+// so at action 162, on a row that 2 of 64 sampled rows share). Sampling the next row makes the
+// first lift real.
+inline int sampled_survivals(const hanpang::State& s, const hanpang::Group& g, int plies,
+                             const hanpang::Row* rows, int nrows, long& budget) {
+  if (s.actions + 1 >= hanpang::kMaxActions) return nrows;
+  if (s.overflows(g.cells)) return 0;
+  if (plies <= 1) return nrows;
+  hanpang::State after = s;
+  after.remove(g.cells);
+  int kept = 0;
+  for (int i = 0; i < nrows; ++i) {
+    hanpang::State c = after;
+    c.push_row(rows[i]);
+    kept += phantom_survives(c, plies - 1, budget);
+  }
+  return kept;
+}
+
 // All features of s. `sizes` (optional, capacity 120) receives every group size, for the horizon.
 // The groups are found the way hanpang::State::groups finds them (the hot loop of every search):
 // single tiles, isolated pairs and stars are counted off same-colour neighbour masks, only the
