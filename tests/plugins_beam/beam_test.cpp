@@ -297,11 +297,14 @@ TEST_CASE("beam hanpang: guard_rows turns down a move that a real next row would
 
 TEST_CASE("beam hanpang: the guard keeps to the deadline on crowded boards") {
   // Boards of 13-15 full rows, where the guard's lines are many and often lost.
-  auto st = beam::make_hanpang(params(GameKind::hanpang, {{"guard", 4}}));
-  st->new_game(8);
-  for (int rows = 13; rows <= 15; ++rows)
-    for (std::uint64_t seed = 1; seed <= 3; ++seed)
-      move_keeps_to_deadline(*st, testing::rows_board(seed, rows));
+  // With guard_rows the guard samples 64 next rows first (a budget of its own).
+  for (double guard_rows : {0.0, 64.0}) {
+    auto st = beam::make_hanpang(params(GameKind::hanpang, {{"guard", 4}, {"guard_rows", guard_rows}}));
+    st->new_game(8);
+    for (int rows = 13; rows <= 15; ++rows)
+      for (std::uint64_t seed = 1; seed <= 3; ++seed)
+        move_keeps_to_deadline(*st, testing::rows_board(seed, rows));
+  }
 }
 
 TEST_CASE("beam hanpang: the only move that does not overflow") {
