@@ -256,8 +256,6 @@ class BeamHanpang final : public HanpangStrategy {
 
   // Whether, on phantom rows, some line of cfg_.guard of our moves starting with root g keeps
   // every tile on the board (or is not shown lost within the guard's budget of states).
-  // Whether, on phantom rows, some line of cfg_.guard of our moves starting with root g keeps
-  // every tile on the board (or is not shown lost within the guard's budget of states).
   bool keeps_board(const State& s, const Group& g) {
     return common::phantom_move_survives(s, g, cfg_.guard, guard_left_);
   }

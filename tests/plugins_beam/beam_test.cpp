@@ -266,7 +266,9 @@ TEST_CASE("beam hanpang: guard_rows turns down a move that a real next row would
     long b = 1L << 30;
     return common_survives(t, 3, b);
   };
-  // configs/hanpang/submit.toml's [params] (the tests run from the source tree).
+  // configs/hanpang/submit.toml's [params] (the tests run from the source tree). Should a new
+  // submit no longer split the mass here without guard_rows, the first check says so: the test
+  // then needs a board where the new submit does.
   const auto submit = [](double guard_rows) {
     Params p;
     std::ifstream in("configs/hanpang/submit.toml");

@@ -191,9 +191,9 @@ inline bool phantom_survives(const hanpang::State& s, int plies, long& budget) {
 // more moves (all of them where the game ends first or plies <= 1; none if g leaves a column
 // full). Phantom rows are not pessimistic about where tiles land: a group that takes tiles of a
 // real row lowers its columns further than the same group on a phantom row, so two masses that
-// a phantom line rejoins can stay apart on a real row (seed 22 of the report set lost its board
-// so at action 162, on a row that 2 of 64 sampled rows share). Sampling the next row makes the
-// first lift real.
+// a phantom line rejoins can stay apart on a real row (report seed 22 lost its board so at
+// action 162; 2 of 64 sampled rows split the mass as its real row did). Sampling the next row
+// makes the first lift real.
 inline int sampled_survivals(const hanpang::State& s, const hanpang::Group& g, int plies,
                              const hanpang::Row* rows, int nrows, long& budget) {
   if (s.actions + 1 >= hanpang::kMaxActions) return nrows;
