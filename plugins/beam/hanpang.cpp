@@ -55,7 +55,8 @@ class BeamHanpang final : public HanpangStrategy {
     limits.deadline = scale < 1.0 ? host.deadline.shortened(scale) : host.deadline.stretched(scale);
     if (limits.node_budget)
       limits.node_budget = std::max<std::uint64_t>(
-          1, static_cast<std::uint64_t>(std::llround(static_cast<double>(host.node_budget) * scale)));
+          1,
+          static_cast<std::uint64_t>(std::llround(static_cast<double>(host.node_budget) * scale)));
     width_cap_ = end ? scaled_width(cfg_.width, cfg_) : cfg_.width;
     op_width_cap_ = end ? scaled_width(cfg_.op_width, cfg_) : cfg_.op_width;
     const int fallback = fallback_move(s);
@@ -86,7 +87,8 @@ class BeamHanpang final : public HanpangStrategy {
     if (opinion) avail *= 1.0 - cfg_.op_share;
     const int searches = phantom ? 1 : cfg_.min_samples;
     const double per_width = 1.15 * searches * depth * std::max(8, nroots);
-    const int width = static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(width_cap_)));
+    const int width =
+        static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(width_cap_)));
     const int max_samples = phantom ? 1 : cfg_.max_samples;
 
     // Step 2. Searches until the budget is spent; the move with the best sum is published.
@@ -174,7 +176,8 @@ class BeamHanpang final : public HanpangStrategy {
     for (int a = k, st = 0; st < stages; ++st, a = halved(a)) planned += a;
     const double per_width =
         1.15 * planned * cfg_.op_samples * std::max(1, depth2) * std::max(8, nroots);
-    const int width = static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(op_width_cap_)));
+    const int width =
+        static_cast<int>(std::clamp(avail / per_width, 2.0, static_cast<double>(op_width_cap_)));
     op_sum_.assign(static_cast<std::size_t>(k), 0.0);
     op_val_.assign(static_cast<std::size_t>(k), 0.0);
     op_n_.assign(static_cast<std::size_t>(k), 0);

@@ -5,14 +5,13 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
-#include <sstream>
-#include <string>
+#include <utility>
 #include <vector>
 
 #include "../plugin_testing.hpp"
 #include "beam/plugin.hpp"
 #include "games/hanpang/eval.hpp"
+#include "tactica/config.hpp"
 
 using namespace tactica;
 namespace beam = tactica::plugins::beam;
@@ -24,10 +23,6 @@ Params params(GameKind g, std::initializer_list<std::pair<const char*, double>> 
 }
 using testing::budget;
 using testing::play_hanpang;
-
-bool common_survives(const hanpang::State& s, int plies, long& budget) {
-  return tactica::plugins::common::phantom_survives(s, plies, budget);
-}
 
 // Icebreaking: the largest immediate gain, lowest cell on ties (an opponent for the tests).
 int greedy_ice(const icebreaking::Board& b, const icebreaking::Position& p) {
@@ -49,6 +44,16 @@ void move_keeps_to_deadline(HanpangStrategy& st, const hanpang::State& s) {
   CHECK(s.colour_at(c) != 0);
   CHECK(best.get() == c);
   CHECK(ms < 100);  // 10 ms hard limit; generous for a loaded CI machine
+}
+
+// One move of st on s, in a new game of `seed`, on a budget of `nodes`: the cell and the nodes
+// it searched.
+std::pair<int, std::uint64_t> move_and_nodes(HanpangStrategy& st, std::uint64_t seed,
+                                             const hanpang::State& s, std::uint64_t nodes) {
+  st.new_game(seed);
+  BestMove best;
+  const int c = st.choose(s, budget(nodes), best);
+  return {c, st.stats().nodes};
 }
 
 }  // namespace
@@ -185,16 +190,11 @@ TEST_CASE("beam hanpang: end_at scales the budget and the widths at the end, and
     hanpang::State s = testing::rows_board(seed, 9);
     for (int actions : {150, 185}) {
       s.actions = actions;
-      a->new_game(seed);
-      b->new_game(seed);
-      off->new_game(seed);
-      BestMove best;
-      const int ca = a->choose(s, budget(20000), best);
-      const auto na = a->stats().nodes;
-      CHECK(b->choose(s, budget(20000), best) == ca);
-      CHECK(b->stats().nodes == na);
-      const int co = off->choose(s, budget(20000), best);
-      const auto no = off->stats().nodes;
+      const auto [ca, na] = move_and_nodes(*a, seed, s, 20000);
+      const auto [cb, nb] = move_and_nodes(*b, seed, s, 20000);
+      CHECK(cb == ca);
+      CHECK(nb == na);
+      const auto [co, no] = move_and_nodes(*off, seed, s, 20000);
       CAPTURE(seed);
       CAPTURE(actions);
       if (actions == 150) {
@@ -221,20 +221,16 @@ TEST_CASE("beam hanpang: open_at draws the opening's budget in, and only the ope
     hanpang::State s = testing::rows_board(seed, 9);
     for (int actions : {10, 40}) {
       s.actions = actions;
-      a->new_game(seed);
-      off->new_game(seed);
-      BestMove best;
-      const int ca = a->choose(s, budget(40000), best);
-      const auto na = a->stats().nodes;
-      const int co = off->choose(s, budget(40000), best);
+      const auto [ca, na] = move_and_nodes(*a, seed, s, 40000);
+      const auto [co, no] = move_and_nodes(*off, seed, s, 40000);
       CAPTURE(seed);
       CAPTURE(actions);
       if (actions == 40) {
         CHECK(ca == co);
-        CHECK(na == off->stats().nodes);
+        CHECK(na == no);
       } else {
         CHECK(na <= 10000 + 256);
-        CHECK(na < off->stats().nodes);
+        CHECK(na < no);
       }
     }
   }
@@ -264,30 +260,19 @@ TEST_CASE("beam hanpang: guard_rows turns down a move that a real next row would
     t.remove(t.group_at(c));
     t.push_row(real);
     long b = 1L << 30;
-    return common_survives(t, 3, b);
+    return plugins::common::phantom_survives(t, 3, b);
   };
-  // configs/hanpang/submit.toml's [params] (the tests run from the source tree). Should a new
-  // submit no longer split the mass here without guard_rows, the first check says so: the test
-  // then needs a board where the new submit does.
-  const auto submit = [](double guard_rows) {
-    Params p;
-    std::ifstream in("configs/hanpang/submit.toml");
-    std::string line;
-    bool in_params = false;
-    while (std::getline(in, line)) {
-      if (line.rfind('[', 0) == 0) in_params = line.rfind("[params]", 0) == 0;
-      std::istringstream ls(line);
-      std::string key, eq;
-      double v = 0;
-      if (in_params && ls >> key >> eq >> v && eq == "=") p.set(key, v);
-    }
-    REQUIRE(p.has("w_danger"));
-    p.set("guard_rows", guard_rows);
-    p.fill_defaults(beam::describe().params(GameKind::hanpang));
-    return p;
+  // configs/hanpang/submit.toml, read as the agent reads it (the tests run from the source
+  // tree). Should a new submit no longer split the mass here without guard_rows, the first check
+  // says so: the test then needs a board where the new submit does.
+  const auto submit = [](const char* guard_rows) {
+    AgentConfig cfg = load_config("configs/hanpang/submit.toml", {guard_rows});
+    REQUIRE(cfg.raw_params.count("w_danger") == 1);  // the file's own [params] were read
+    resolve_params(cfg, beam::describe());
+    return cfg.params;
   };
-  auto plain = beam::make_hanpang(submit(0));
-  auto rows = beam::make_hanpang(submit(64));
+  auto plain = beam::make_hanpang(submit("params.guard_rows=0"));
+  auto rows = beam::make_hanpang(submit("params.guard_rows=64"));
   plain->new_game(22);
   rows->new_game(22);
   BestMove best;
@@ -301,7 +286,8 @@ TEST_CASE("beam hanpang: the guard keeps to the deadline on crowded boards") {
   // Boards of 13-15 full rows, where the guard's lines are many and often lost.
   // With guard_rows the guard samples 64 next rows first (a budget of its own).
   for (double guard_rows : {0.0, 64.0}) {
-    auto st = beam::make_hanpang(params(GameKind::hanpang, {{"guard", 4}, {"guard_rows", guard_rows}}));
+    auto st =
+        beam::make_hanpang(params(GameKind::hanpang, {{"guard", 4}, {"guard_rows", guard_rows}}));
     st->new_game(8);
     for (int rows = 13; rows <= 15; ++rows)
       for (std::uint64_t seed = 1; seed <= 3; ++seed)

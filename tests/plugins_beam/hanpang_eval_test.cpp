@@ -532,7 +532,8 @@ TEST_CASE("hanpang_eval: sampled_survivals sees a real row split what a phantom 
     c.remove(pair.cells);
     c.push_row(r);
     long b1 = 1L << 30, b2 = 1L << 30;
-    CHECK(common::sampled_survivals(s, pair, 4, &r, 1, b1) == (common::phantom_survives(c, 3, b2) ? 1 : 0));
+    CHECK(common::sampled_survivals(s, pair, 4, &r, 1, b1) ==
+          (common::phantom_survives(c, 3, b2) ? 1 : 0));
   }
   // With one action to go (no row follows it) every row is kept.
   budget = 1L << 30;
