@@ -213,6 +213,62 @@ enum SpawnStage : int { kStageFork = 1, kStageCgroup = 2, kStageExec = 3 };
 // What the keeper ignores (and its agent, before exec, sets back to the default).
 constexpr int kKeeperIgnores[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE};
 
+// The keeper's order to sweep its tree (Process::reap_keeper sends it): kill every child it
+// has, reap, and again, until it has none, then exit. Set by a signal handler.
+constexpr int kSweepSignal = SIGUSR1;
+volatile sig_atomic_t g_keeper_sweep = 0;
+extern "C" void keeper_on_sweep(int) { g_keeper_sweep = 1; }
+
+// The keeper's sweep, between fork and _exit: async-signal-safe calls only, no allocation.
+// Every process the agent started is the keeper's descendant (the keeper is a subreaper: an
+// orphan comes back to it), so SIGKILLing the keeper's children over and over, reaping as they
+// die, ends with none left even against a fork bomb (a killed process forks no more; its
+// children come back to the keeper for the next round). /proc/self/task/T/children may miss a
+// child created or re-parented during the read; the next round sees it.
+[[noreturn]] void keeper_sweep(pid_t agent, int status_fd) {
+  static char buf[1 << 18];
+  char path[64] = "/proc/self/task/";
+  {
+    char digits[16];
+    int n = 0;
+    for (long v = ::getpid(); v > 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
+    std::size_t at = std::strlen(path);
+    while (n > 0) path[at++] = digits[--n];
+    std::memcpy(path + at, "/children", sizeof "/children");
+  }
+  for (;;) {
+    int st = 0;
+    pid_t r;
+    while ((r = ::waitpid(-1, &st, WNOHANG | __WALL)) > 0)
+      if (r == agent) [[maybe_unused]] auto w = ::write(status_fd, &st, sizeof st);
+    if (r < 0 && errno == ECHILD) ::_exit(0);
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      ssize_t got = 0, n;
+      while (got < static_cast<ssize_t>(sizeof buf) - 1 &&
+             (n = ::read(fd, buf + got, sizeof buf - 1 - static_cast<std::size_t>(got))) != 0) {
+        if (n < 0) {
+          if (errno == EINTR) continue;
+          break;
+        }
+        got += n;
+      }
+      ::close(fd);
+      long pid = 0;
+      for (ssize_t i = 0; i <= got; ++i) {
+        if (i < got && buf[i] >= '0' && buf[i] <= '9') {
+          pid = pid * 10 + (buf[i] - '0');
+        } else if (pid > 0) {
+          ::kill(static_cast<pid_t>(pid), SIGKILL);
+          pid = 0;
+        }
+      }
+    }
+    const timespec pause{0, 1000000};  // 1 ms: the killed die, their children come back
+    ::nanosleep(&pause, nullptr);
+  }
+}
+
 void close_from(int first, int max_fd) {
 #ifdef SYS_close_range
   if (::syscall(SYS_close_range, static_cast<unsigned>(first), ~0u, 0) == 0) return;
@@ -293,6 +349,10 @@ std::unique_ptr<Process> Process::spawn(const std::vector<std::string>& argv,
     // the stop. So the keeper ignores the termination signals: the harness ends its games
     // itself, and if the harness dies the keeper still goes (PDEATHSIG above).
     for (const int sig : kKeeperIgnores) ::signal(sig, SIG_IGN);
+    struct sigaction sweep {};
+    sweep.sa_handler = keeper_on_sweep;  // no SA_RESTART: the wait below returns EINTR
+    ::sigemptyset(&sweep.sa_mask);
+    ::sigaction(kSweepSignal, &sweep, nullptr);
     const pid_t agent = ::fork();
     if (agent < 0) {
       const int msg[2] = {kStageFork, errno};
@@ -304,6 +364,7 @@ std::unique_ptr<Process> Process::spawn(const std::vector<std::string>& argv,
       ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);  // kept across exec
       // Ignored signals stay ignored across exec: the agent gets the defaults back.
       for (const int sig : kKeeperIgnores) ::signal(sig, SIG_DFL);
+      ::signal(kSweepSignal, SIG_DFL);
       for (int fd : join)
         if (::write(fd, "0", 1) != 1) {
           const int msg[2] = {kStageCgroup, errno};
@@ -327,6 +388,7 @@ std::unique_ptr<Process> Process::spawn(const std::vector<std::string>& argv,
     ::close(0), ::close(1), ::close(2);
     close_from(4, max_fd);
     for (;;) {
+      if (g_keeper_sweep) keeper_sweep(agent, 3);
       int st = 0;
       const pid_t r = ::waitpid(-1, &st, __WALL);
       if (r < 0) {
@@ -660,6 +722,8 @@ void Process::kill_tree() {
       if (p == keeper_ || !seen.insert(p).second) continue;
       any = true;
       ::kill(p, SIGKILL);
+      if (Stat s; !known_.count(p) && read_stat(p, s))  // a stray later, should the keeper die
+        known_[p] = Known{s.start, s.ppid};
       kids.clear();
       children_of(p, kids);
       for (pid_t k : kids) stack.push_back(k);
@@ -678,17 +742,26 @@ void Process::kill_tree() {
   }
 }
 
+// The keeper sweeps what kill_tree missed (its own children, round after round: see
+// keeper_sweep) and exits when it has none. One that has not exited by the deadline is
+// killed; its last children come to the harness, and terminate() kills them as strays.
 void Process::reap_keeper() {
   if (keeper_reaped_ || keeper_ <= 0) return;
-  const auto until = Clock::now() + std::chrono::seconds(1);
+  ::kill(keeper_, kSweepSignal);
+  const auto until = Clock::now() + std::chrono::seconds(3);
+  bool killed = false;
   int st = 0;
   rusage ru{};
   for (;;) {
-    const pid_t r = ::wait4(keeper_, &st, Clock::now() < until ? WNOHANG : 0, &ru);
+    const pid_t r = ::wait4(keeper_, &st, killed ? 0 : WNOHANG, &ru);
     if (r == keeper_) break;
     if (r < 0 && errno == EINTR) continue;
-    if (r < 0) break;                                     // not ours any more
-    if (Clock::now() >= until) ::kill(keeper_, SIGKILL);  // then the blocking wait above
+    if (r < 0) break;  // not ours any more
+    if (!killed && Clock::now() >= until) {
+      ::kill(keeper_, SIGKILL);  // before the blocking wait: a live keeper would never return
+      killed = true;
+      continue;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   keeper_reaped_ = true;
@@ -705,19 +778,25 @@ double Process::terminate(std::chrono::milliseconds grace) {
   reap_keeper();
   poll_leader(50);  // the keeper wrote the agent's status before it exited
 
-  // Strays re-parented to the harness (only if the keeper itself was killed early).
-  for (pid_t c : harness_children()) {
-    Stat s;
-    if (!read_stat(c, s)) continue;
-    const auto k = known_.find(c);
-    if (s.pgrp != pid_ && !(k != known_.end() && k->second.start == s.start)) continue;
-    ::kill(c, SIGKILL);
-    int st;
-    rusage ru{};
-    pid_t r;
-    while ((r = ::wait4(c, &st, 0, &ru)) < 0 && errno == EINTR) {
+  // Strays re-parented to the harness (only if the keeper itself was killed before it could
+  // sweep): again while any is found, as a killed stray's children come to the harness too.
+  const auto strays_until = Clock::now() + std::chrono::seconds(2);
+  for (bool any = true; any && Clock::now() < strays_until;) {
+    any = false;
+    for (pid_t c : harness_children()) {
+      Stat s;
+      if (!read_stat(c, s)) continue;
+      const auto k = known_.find(c);
+      if (s.pgrp != pid_ && !(k != known_.end() && k->second.start == s.start)) continue;
+      any = true;
+      ::kill(c, SIGKILL);
+      int st;
+      rusage ru{};
+      pid_t r;
+      while ((r = ::wait4(c, &st, 0, &ru)) < 0 && errno == EINTR) {
+      }
+      if (r == c) reaped_ms_ += rusage_ms(ru);
     }
-    if (r == c) reaped_ms_ += rusage_ms(ru);
   }
   drain_stderr();
   // (The tree is dead: what is left in the pipe, at most its 64 KiB, was just read, log included.)

@@ -5,12 +5,17 @@
 // and after every game nothing the agent started is alive: no process with the game's tag in
 // its command line, no child of this process, no cgroup left.
 #include <doctest/doctest.h>
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "harness_test_util.hpp"
 #include "process/cgroup.hpp"
@@ -70,6 +75,68 @@ bool cgroups_available() {
   return ok;
 }
 
+// A game that has not ended after kWatchdog is a hang (each ends in a few seconds): the
+// watchdog prints where every thread of this process and every process with the game's tag
+// waits (state, kernel wait channel, kernel stack where readable), and ends the test run, so
+// that CI reports it at once and with its cause instead of at ctest's 900 s limit (a clean-clone
+// CI run once hit that limit here and left nothing to go on).
+constexpr auto kWatchdog = std::chrono::seconds(120);
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\0' || c == '\n') c = ' ';
+  return s;
+}
+
+void dump_waits(const std::filesystem::path& proc_dir, const std::string& who) {
+  const std::string stat = read_proc(proc_dir / "stat");
+  std::fprintf(stderr, "  %s %s: stat '%s' wchan '%s'\n", who.c_str(), proc_dir.filename().c_str(),
+               one_line(stat).c_str(), read_proc(proc_dir / "wchan").c_str());
+  const std::string stack = read_proc(proc_dir / "stack");
+  if (!stack.empty()) std::fprintf(stderr, "%s", stack.c_str());
+}
+
+class Watchdog {
+ public:
+  Watchdog(std::string what, std::string tag)
+      : what_(std::move(what)), tag_(std::move(tag)), thread_([this] { watch(); }) {}
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  void watch() {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (cv_.wait_for(lock, kWatchdog, [this] { return done_; })) return;
+    std::fprintf(stderr, "hostile_test: HANG: the game '%s' (tag %s) did not end in %lld s\n",
+                 what_.c_str(), tag_.c_str(),
+                 static_cast<long long>(std::chrono::seconds(kWatchdog).count()));
+    std::error_code ec;
+    for (const auto& t : std::filesystem::directory_iterator("/proc/self/task", ec))
+      dump_waits(t.path(), "test thread");
+    for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.empty() || name[0] < '0' || name[0] > '9') continue;
+      if (read_proc(e.path() / "cmdline").find(tag_) == std::string::npos) continue;
+      dump_waits(e.path(), "tagged " + one_line(read_proc(e.path() / "cmdline")));
+      ::kill(std::stoi(name), SIGKILL);  // no agent outlives the run it hung
+    }
+    std::fflush(stderr);
+    std::_Exit(3);
+  }
+
+  std::string what_, tag_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
 struct Mode {
   Accounting accounting;
   const char* name;
@@ -103,13 +170,15 @@ void check_nothing_left(const std::string& tag) {
   CHECK(leftover_cgroups() == 0);
 }
 
-// Icebreaking: a slow but correct first side (about 40 ms a move, so the game lasts over a
-// second) against the hostile second side.
+// Icebreaking: a slow but correct first side (`slow_ms` a move, 28 moves: at 40 ms the game
+// lasts over a second) against the hostile second side.
 IcebreakingResult against_slow(const Mode& m, const std::string& tag, std::vector<std::string> args,
-                               Limits l) {
-  const auto slow = agent("icebreaking", {"--fault", "slow", "--ms", "40", "--tag", tag}, "slow");
+                               Limits l, int slow_ms = 40) {
+  const auto slow = agent(
+      "icebreaking", {"--fault", "slow", "--ms", std::to_string(slow_ms), "--tag", tag}, "slow");
   args.push_back("--tag");
   args.push_back(tag);
+  const Watchdog watchdog(std::string(m.name) + " " + args[1], tag);
   auto r = judge_icebreaking(slow, agent("icebreaking", args, "hostile"), 3, l, {nullptr, true});
   check_mode(r.accounting, m);
   CHECK(r.replay["result"]["accounting"] == r.accounting);
@@ -121,6 +190,7 @@ HanpangResult hanpang_run(const Mode& m, const std::string& tag, std::vector<std
                           Limits l) {
   args.push_back("--tag");
   args.push_back(tag);
+  const Watchdog watchdog(std::string(m.name) + " " + args[1], tag);
   auto r = judge_hanpang(agent("hanpang", args, "hostile"), 7, l);
   check_mode(r.accounting, m);
   check_nothing_left(tag);
@@ -148,9 +218,14 @@ constexpr double kOutputBankMs = 600;
 
 }  // namespace
 
+// The burners need 300 ms of CPU before the game ends: 100 ms moves give them about 2.8 s, so a
+// burner that gets an eighth of a core on a loaded machine still reaches the cap (the game ends
+// there, so a passing test does not wait for the slow side's moves).
+constexpr int kBurnSlowMs = 100;
+
 TEST_CASE("escape: burning CPU: CPU_LIMIT") {
   in_each_mode([](const Mode& m, const Limits& l) {
-    const auto r = against_slow(m, new_tag(), {"--fault", "setsid-burn"}, l);
+    const auto r = against_slow(m, new_tag(), {"--fault", "setsid-burn"}, l, kBurnSlowMs);
     CHECK(r.verdict == "CPU_LIMIT");
     CHECK(r.loser == 1);
     CHECK(r.cpu_ms[1] > 300);
@@ -159,7 +234,7 @@ TEST_CASE("escape: burning CPU: CPU_LIMIT") {
 
 TEST_CASE("escape: a helper that hides in a sub-group of its cgroup is still charged and killed") {
   in_each_mode([](const Mode& m, const Limits& l) {
-    const auto r = against_slow(m, new_tag(), {"--fault", "cgroup-hide"}, l);
+    const auto r = against_slow(m, new_tag(), {"--fault", "cgroup-hide"}, l, kBurnSlowMs);
     CHECK(r.verdict == "CPU_LIMIT");
     CHECK(r.loser == 1);
   });

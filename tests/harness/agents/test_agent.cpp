@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -129,28 +130,51 @@ void misbehave(const Options& o, const std::string& good, const std::string& bad
 }
 
 // A grandchild that has left the agent's session and process group, whose parent is gone: the
-// classic escape. Runs `body` in it; the agent goes on at once.
+// classic escape. Runs `body(ready)` in it, where `ready()` says the fault is in place (the
+// memory held, the processes spawned). The agent waits for that, or for the helper's death (a
+// cgroup's limit may kill it first), before it goes on: under a loaded machine a helper that
+// raced the game could still be building its fault when the game ended, and the test would see
+// a clean FINISHED (CI saw it once, session 27).
 template <class Body>
 void escaped_helper(Body body) {
+  int fds[2];
+  if (::pipe(fds) != 0) {
+    std::perror("test_agent: pipe");
+    std::exit(3);
+  }
   const pid_t c = ::fork();
   if (c != 0) {
+    ::close(fds[1]);
     if (c > 0) ::waitpid(c, nullptr, 0);
+    char byte;
+    while (::read(fds[0], &byte, 1) < 0 && errno == EINTR) {
+    }  // a byte: ready; end of file: every holder of the write end is gone
+    ::close(fds[0]);
     return;
   }
+  ::close(fds[0]);
   ::setsid();
   if (::fork() != 0) ::_exit(0);
   ::setsid();  // fails (already a group leader's child? no: a new process, its own session)
-  body();
+  const int ready_fd = fds[1];
+  const pid_t self = ::getpid();
+  body([ready_fd, self] {
+    if (::getpid() != self) return;  // a process the helper forked: only the helper tells
+    const char byte = 1;
+    (void)!::write(ready_fd, &byte, 1);
+  });
   ::_exit(0);
 }
 
-void hold_memory(int mb) {
+template <class Ready>
+void hold_memory(int mb, Ready ready) {
   std::vector<char*> blocks;
   for (int i = 0; i < mb; ++i) {
     char* b = new char[1 << 20];
     std::memset(b, 1, 1 << 20);
     blocks.push_back(b);
   }
+  ready();
   for (;;) ::pause();
 }
 
@@ -173,30 +197,41 @@ void hide_in_subgroup() {
 // Faults that act once at start-up.
 void start_faults(const Options& o) {
   if (o.fault == "cgroup-hide")
-    escaped_helper([] {
+    escaped_helper([](auto ready) {
       hide_in_subgroup();
+      ready();
       burn_forever();
     });
-  if (o.fault == "setsid-burn") escaped_helper([] { burn_forever(); });
-  if (o.fault == "setsid-mem") escaped_helper([&] { hold_memory(o.mb); });
+  if (o.fault == "setsid-burn")
+    escaped_helper([](auto ready) {
+      ready();
+      burn_forever();
+    });
+  if (o.fault == "setsid-mem") escaped_helper([&](auto ready) { hold_memory(o.mb, ready); });
   if (o.fault == "setsid-spawn")
-    escaped_helper([] {
+    escaped_helper([](auto ready) {
       for (int i = 0; i < 200; ++i)
         if (::fork() == 0) {
           ::setsid();
           for (;;) ::pause();
         }
+      ready();
       for (;;) ::pause();
     });
   if (o.fault == "fork-bomb")
-    escaped_helper([] {
+    escaped_helper([](auto ready) {
       // Doubles every round until killed (at most 2^12 processes, so a judge without a cap
       // cannot take the machine down in a test).
       for (int round = 0; round < 12; ++round)
         if (::fork() < 0) break;
+      ready();
       for (;;) ::pause();
     });
-  if (o.fault == "sigstop-child") escaped_helper([] { ::raise(SIGSTOP); });
+  if (o.fault == "sigstop-child")
+    escaped_helper([](auto ready) {
+      ready();
+      ::raise(SIGSTOP);
+    });
   if (o.fault == "stderr-flood") {
     const std::string chunk(1 << 16, 'e');
     for (int i = 0; i < 1600; ++i)  // 100 MiB
