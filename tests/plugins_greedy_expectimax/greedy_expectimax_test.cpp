@@ -124,6 +124,17 @@ TEST_CASE("icebreaking_eval: the articulation scan gives every move's gain and c
         CHECK(facts[i].captured == popcount(r.captured));
       }
       CHECK(seen == pos.ice);
+      // The order the search's ties depend on: regions in the order of their lowest cell,
+      // cells ascending within each (flood fills say which region a cell is in).
+      std::vector<int> order;
+      for (u128 rest = pos.ice; rest;) {
+        u128 g = flood_fill<icebreaking::kStride>(bit128(lowest_bit(rest)), pos.ice);
+        rest &= ~g;
+        while (g) order.push_back(pop_lowest(g));
+      }
+      bool same_order = static_cast<int>(order.size()) == n;
+      for (int i = 0; same_order && i < n; ++i) same_order = facts[i].cell == order[i];
+      CHECK(same_order);
     }
   }
 }
