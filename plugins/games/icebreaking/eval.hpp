@@ -112,7 +112,8 @@ class MoveScanner {
   int scan(const Board& b, u128 ice, MoveFacts* out) {
     constexpr int kOff[4] = {1, -1, kStride, -kStride};
     std::uint8_t* const rid = region_.data() + kPad;  // rid[c] for c in [-kPad, kCells + kPad)
-    std::uint64_t left[2] = {static_cast<std::uint64_t>(ice), static_cast<std::uint64_t>(ice >> 64)};
+    std::uint64_t left[2] = {static_cast<std::uint64_t>(ice),
+                             static_cast<std::uint64_t>(ice >> 64)};
     region_.fill(0);
     for (int h = 0; h < 2; ++h)
       for (std::uint64_t t = left[h]; t; t &= t - 1) rid[h * 64 + std::countr_zero(t)] = kUnseen;
