@@ -744,7 +744,10 @@ void Process::kill_tree() {
 
 // The keeper sweeps what kill_tree missed (its own children, round after round: see
 // keeper_sweep) and exits when it has none. One that has not exited by the deadline is
-// killed; its last children come to the harness, and terminate() kills them as strays.
+// killed; its last children come to the harness, and terminate() kills them as strays. (A
+// signal that lands between the keeper's look at the flag and its blocking wait is seen at
+// the next child's death; kill_tree has just killed the agent, so one normally follows at
+// once, and the deadline covers the rest.)
 void Process::reap_keeper() {
   if (keeper_reaped_ || keeper_ <= 0) return;
   ::kill(keeper_, kSweepSignal);
