@@ -387,17 +387,25 @@ std::unique_ptr<Process> Process::spawn(const std::vector<std::string>& argv,
     if (status[1] != 3) ::dup2(status[1], 3);
     ::close(0), ::close(1), ::close(2);
     close_from(4, max_fd);
+    // The keeper waits for its children's deaths and for the sweep order with both signals
+    // blocked and taken by sigtimedwait, so neither can land between a look and the wait (the
+    // agent, forked above, has the empty mask).
+    sigset_t wake;
+    ::sigemptyset(&wake);
+    ::sigaddset(&wake, SIGCHLD);
+    ::sigaddset(&wake, kSweepSignal);
+    ::sigprocmask(SIG_BLOCK, &wake, nullptr);
     for (;;) {
-      if (g_keeper_sweep) keeper_sweep(agent, 3);
+      if (g_keeper_sweep) keeper_sweep(agent, 3);  // (an order that came before the block)
       int st = 0;
-      const pid_t r = ::waitpid(-1, &st, __WALL);
-      if (r < 0) {
-        if (errno == EINTR) continue;
-        break;  // ECHILD: nothing left to keep
-      }
-      if (r == agent) {
-        [[maybe_unused]] auto w2 = ::write(3, &st, sizeof st);
-      }
+      pid_t r;
+      while ((r = ::waitpid(-1, &st, WNOHANG | __WALL)) > 0)
+        if (r == agent) [[maybe_unused]]
+          auto w2 = ::write(3, &st, sizeof st);
+      if (r < 0 && errno == ECHILD) break;  // nothing left to keep
+      siginfo_t info;
+      const timespec at_most{1, 0};  // a missed wake-up costs a second, never the game
+      if (::sigtimedwait(&wake, &info, &at_most) == kSweepSignal) g_keeper_sweep = 1;
     }
     ::_exit(0);
   }
@@ -744,10 +752,7 @@ void Process::kill_tree() {
 
 // The keeper sweeps what kill_tree missed (its own children, round after round: see
 // keeper_sweep) and exits when it has none. One that has not exited by the deadline is
-// killed; its last children come to the harness, and terminate() kills them as strays. (A
-// signal that lands between the keeper's look at the flag and its blocking wait is seen at
-// the next child's death; kill_tree has just killed the agent, so one normally follows at
-// once, and the deadline covers the rest.)
+// killed; its last children come to the harness, and terminate() kills them as strays.
 void Process::reap_keeper() {
   if (keeper_reaped_ || keeper_ <= 0) return;
   ::kill(keeper_, kSweepSignal);
