@@ -107,8 +107,8 @@ class MoveScanner {
   // regions of at most 3 cells (small()).
   //
   // Tarjan's articulation points on a byte map of the board (region_ below): no 128-bit
-  // variable shift in the inner loops, which made the earlier bitset version's cost (1.6-1.8x
-  // slower measured, the same facts in the same order: docs/PERFORMANCE.md).
+  // variable shift in the inner loops (the earlier bitset version's scan took 1.3x as long for
+  // the same facts in the same order: docs/PERFORMANCE.md, session 28).
   int scan(const Board& b, u128 ice, MoveFacts* out) {
     constexpr int kOff[4] = {1, -1, kStride, -kStride};
     std::uint8_t* const rid = region_.data() + kPad;  // rid[c] for c in [-kPad, kCells + kPad)
