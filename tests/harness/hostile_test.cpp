@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "harness_test_util.hpp"
 #include "process/cgroup.hpp"
@@ -32,17 +33,20 @@ std::string new_tag() {
   return "hostile-" + std::to_string(::getpid()) + "-" + std::to_string(g_tag_seq++);
 }
 
-// Processes whose command line holds `tag` (this process excluded).
-int alive_with_tag(const std::string& tag) {
-  int n = 0;
+// The /proc directories of the processes whose command line holds `tag` (this process excluded).
+std::vector<std::filesystem::path> tagged_processes(const std::string& tag) {
+  std::vector<std::filesystem::path> out;
   for (const auto& e : std::filesystem::directory_iterator("/proc")) {
     const std::string name = e.path().filename().string();
     if (name.empty() || name[0] < '0' || name[0] > '9') continue;
     if (std::stoi(name) == ::getpid()) continue;
-    const std::string cmd = read_proc(e.path() / "cmdline");
-    if (cmd.find(tag) != std::string::npos) ++n;
+    if (read_proc(e.path() / "cmdline").find(tag) != std::string::npos) out.push_back(e.path());
   }
-  return n;
+  return out;
+}
+
+int alive_with_tag(const std::string& tag) {
+  return static_cast<int>(tagged_processes(tag).size());
 }
 
 // cgroups this process made and did not remove (tactica-<pid>-<n>, anywhere below the mounts).
@@ -119,12 +123,9 @@ class Watchdog {
     std::error_code ec;
     for (const auto& t : std::filesystem::directory_iterator("/proc/self/task", ec))
       dump_waits(t.path(), "test thread");
-    for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
-      const std::string name = e.path().filename().string();
-      if (name.empty() || name[0] < '0' || name[0] > '9') continue;
-      if (read_proc(e.path() / "cmdline").find(tag_) == std::string::npos) continue;
-      dump_waits(e.path(), "tagged " + one_line(read_proc(e.path() / "cmdline")));
-      ::kill(std::stoi(name), SIGKILL);  // no agent outlives the run it hung
+    for (const auto& dir : tagged_processes(tag_)) {
+      dump_waits(dir, "tagged " + one_line(read_proc(dir / "cmdline")));
+      ::kill(std::stoi(dir.filename().string()), SIGKILL);  // no agent outlives the run it hung
     }
     std::fflush(stderr);
     std::_Exit(3);

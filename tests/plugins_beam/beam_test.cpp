@@ -11,6 +11,7 @@
 #include "../plugin_testing.hpp"
 #include "beam/plugin.hpp"
 #include "games/hanpang/eval.hpp"
+#include "seed22_board.hpp"
 #include "tactica/config.hpp"
 
 using namespace tactica;
@@ -246,15 +247,13 @@ TEST_CASE("beam hanpang: open_at draws the opening's budget in, and only the ope
 }
 
 TEST_CASE("beam hanpang: guard_rows turns down a move that a real next row would lose") {
-  // Report seed 22 before action 160 (hanpang_eval_test.cpp has the board): the plain guard
-  // lets the search split the colour-1 mass (a phantom row rejoins its halves, 2 of 64 real
-  // rows do not, the seed's own among them); with sampled rows the guard keeps it whole.
-  auto s = hanpang::State::from_text(
-      "00000000\n10010001\n10010001\n11010101\n11010311\n11110331\n11211131\n12111111\n"
-      "11213111\n12123111\n23121111\n33312111\n12332311\n12232131\n31133133\n");
+  // Report seed 22 before action 160 (seed22_board.hpp): the plain guard lets the search split
+  // the colour-1 mass (a phantom row rejoins its halves, 2 of 64 real rows do not, the seed's
+  // own among them); with sampled rows the guard keeps it whole.
+  auto s = hanpang::State::from_text(beam_testing::kSeed22Board);
   REQUIRE(s.has_value());
-  s->actions = 159;
-  const auto real = *hanpang::Row::parse("31113312");
+  s->actions = beam_testing::kSeed22Actions;
+  const auto real = *hanpang::Row::parse(beam_testing::kSeed22Row);
   const auto keeps_on_real_row = [&](int c) {
     hanpang::State t = *s;
     t.remove(t.group_at(c));

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "games/hanpang/eval.hpp"
+#include "seed22_board.hpp"
 
 using namespace tactica;
 using namespace tactica::hanpang;
@@ -495,26 +496,14 @@ TEST_CASE("hanpang_eval: phantom_survives on two full columns no group joins") {
   CHECK(survives_reference(t, 2));
 }
 
-namespace {
-
-// Report seed 22 before action 160, as the submit met it on the clock: a 53-tile colour-1 mass
-// holds columns 0, 3 and 7 at 14 tiles. Taking the colour-1 pair at the bottom of column 5
-// splits the mass; on a phantom row its halves rejoin two moves later, on the seed's real row
-// (31113312) they do not, and the board is lost at action 162.
-const char* const kSeed22 =
-    "00000000\n10010001\n10010001\n11010101\n11010311\n11110331\n11211131\n12111111\n"
-    "11213111\n12123111\n23121111\n33312111\n12332311\n12232131\n31133133\n";
-
-}  // namespace
-
 TEST_CASE("hanpang_eval: sampled_survivals sees a real row split what a phantom row rejoins") {
-  State s = board(kSeed22);
-  s.actions = 159;
+  State s = board(beam_testing::kSeed22Board);
+  s.actions = beam_testing::kSeed22Actions;
   const Group pair{s.group_at(cell(5, 0)), 2, cell(5, 0), 1};
   REQUIRE(popcount(pair.cells) == 2);
   long budget = 1L << 30;
   CHECK(common::phantom_move_survives(s, pair, 4, budget));
-  const Row real = *Row::parse("31113312");
+  const Row real = *Row::parse(beam_testing::kSeed22Row);
   budget = 1L << 30;
   CHECK(common::sampled_survivals(s, pair, 4, &real, 1, budget) == 0);
   // Taking the whole mass keeps the board on that row, and on every row of a sample.
