@@ -226,6 +226,45 @@ TEST_CASE("icebreaking_eval: the evaluation's terms are the plain ones, and eval
   }
 }
 
+TEST_CASE("icebreaking_eval: the evaluation cache gives the uncached value, board by board") {
+  using plugins::common::ice::EvalWeights;
+  using plugins::common::ice::SearchKnowledge;
+  // One knowledge through many boards (new_game between them), as an agent playing game after
+  // game uses it. Each board is followed by its mirror in value (the same holes, every score
+  // negated), so the same ice sets come back on a board where they are worth something else: a
+  // cache that outlived its board would answer with the last board's values.
+  const EvalWeights w{-0.053, 0, -0.015, 0.497, 0, 2, 0.017, 0, 0, 0, 0.025, 0, 0.41};
+  SearchKnowledge cached(w, 0), fresh(w, 0);
+  int revisits = 0, differ = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    auto mirror = b;
+    for (int c = 0; c < icebreaking::kSize * icebreaking::kStride; ++c)
+      if ((b.ice() >> c) & 1) mirror.set(c, false, -b.score[c]);
+    const icebreaking::Board* boards[] = {&b, &mirror};
+    for (const auto* board : boards) {
+      cached.new_game(*board), fresh.new_game(*board);
+      for (int round = 0; round < 2; ++round) {  // the second round's sets are all in the cache
+        Rng rng(seed * 31 + 7);
+        for (int plies = 0; plies < 70; plies += 2) {
+          const auto pos = random_ice_position(b, rng, plies);
+          if (!pos.ice) continue;
+          const int v = cached.evaluate(pos.ice);
+          CHECK(v == fresh.evaluate_uncached(pos.ice));
+          revisits += round;
+          if (board == &mirror && round == 0) {
+            SearchKnowledge first(w, 0);
+            first.new_game(b);
+            differ += first.evaluate_uncached(pos.ice) != v;
+          }
+        }
+      }
+    }
+  }
+  CHECK(revisits > 300);
+  CHECK(differ > 100);
+}
+
 TEST_CASE("icebreaking_eval: alternating sum of a hand-made pool") {
   icebreaking::Board b;
   for (int c = 0; c < 81; ++c) b.set(icebreaking::cell(c / 9, c % 9), true, 0);

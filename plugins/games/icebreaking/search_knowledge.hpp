@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "games/icebreaking/eval.hpp"
 #include "tactica/game.hpp"
@@ -95,7 +96,11 @@ class SearchKnowledge {
     for (auto& z : zob_) z = splitmix64(x);
   }
 
-  void new_game(const Board& b) { board_ = b; }
+  // A new board: its evaluations are not the last board's.
+  void new_game(const Board& b) {
+    board_ = b;
+    std::fill(cache_.begin(), cache_.end(), CacheSlot{});
+  }
   const Board& board() const { return board_; }
 
   // Every term of the evaluation of an ice set (points, side to move's view), all of them
@@ -113,7 +118,21 @@ class SearchKnowledge {
   // The static evaluation (kUnit per point) of an ice set, side to move's view: the terms
   // weighted in 1/kFine points, rounded to kUnit once (so weights in multiples of 1/kUnit give
   // exactly the values of the earlier per-term kUnit sums).
+  //
+  // Search trees reach the same ice set at their horizon by many move orders (cells taken in
+  // another order), and the table keeps no horizon nodes, so the values are kept in a small
+  // direct-mapped cache keyed by the whole set: a hit is the same set on the same board, the
+  // same value (new_game empties it).
   int evaluate(u128 s) {
+    CacheSlot& slot = cache_[cache_index(s)];
+    if (slot.ice == s && s) return slot.value;
+    const int v = evaluate_uncached(s);
+    slot = CacheSlot{s, v};
+    return v;
+  }
+
+  // evaluate() without the cache (the benchmarks weigh the cache with it).
+  int evaluate_uncached(u128 s) {
     int v = 0;
     if (w_pool_) v += w_pool_ * alternating_sum(board_, s);
     if (w_plus_) v += w_plus_ * alternating_plus(board_, s);
@@ -210,6 +229,20 @@ class SearchKnowledge {
   static int depth_limit(u128 s) { return popcount(s); }
 
  private:
+  // The evaluation cache: kCacheBits bits of index, the empty set marks a free slot (evaluate
+  // never stores it).
+  static constexpr int kCacheBits = 15;
+  struct CacheSlot {
+    u128 ice = 0;
+    int value = 0;
+  };
+  static std::size_t cache_index(u128 s) {
+    const auto lo = static_cast<std::uint64_t>(s), hi = static_cast<std::uint64_t>(s >> 64);
+    return static_cast<std::size_t>(((lo ^ (hi * 0x9E3779B97F4A7C15ULL)) * 0xD6E8FEB86659FD93ULL) >>
+                                    (64 - kCacheBits));
+  }
+  std::vector<CacheSlot> cache_ = std::vector<CacheSlot>(std::size_t{1} << kCacheBits);
+
   static constexpr int kExactDepth = 63;  // the table's "to the end"
   static constexpr int kFine = 256;         // evaluation weights: 1/kFine points
   static constexpr int kFineShift = 5;      // kFine / kUnit = 2^5
