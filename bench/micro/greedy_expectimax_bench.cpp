@@ -114,6 +114,37 @@ BENCHMARK(BM_ExpectimaxIceWeights)
     ->Arg(2)
     ->Unit(benchmark::kMillisecond);
 
+// The submit's search (today's weights, pool rules, PVS) with futility at depth 1 off / on, to a
+// fixed depth from a fresh table after 20 or 36 greedy plies: the time a depth takes.
+void BM_ExpectimaxIceFutility(benchmark::State& st) {
+  using Search = plugins::expectimax::Expectiminimax<plugins::common::ice::SearchKnowledge>;
+  const auto b = icebreaking::Board::from_seed(7);
+  const auto pos = ice_position(b, static_cast<int>(st.range(1)));
+  Search::Settings set;
+  set.tt_mb = 16, set.pvs = true, set.max_depth = static_cast<int>(st.range(2));
+  set.futility = st.range(0) != 0;
+  Search search(set, plugins::expectimax::IceSearch::weights(ice_submit_params(2)), 0, true);
+  std::uint64_t nodes = 0;
+  for (auto _ : st) {
+    st.PauseTiming();
+    search.clear();
+    search.knowledge().new_game(b);
+    st.ResumeTiming();
+    const auto r = search.run(pos.ice, pos.margin(), SearchLimits{}, nullptr);
+    nodes += r.nodes;
+  }
+  st.SetItemsProcessed(static_cast<std::int64_t>(nodes));
+}
+BENCHMARK(BM_ExpectimaxIceFutility)
+    ->ArgNames({"futility", "plies", "depth"})
+    ->Args({0, 20, 5})
+    ->Args({1, 20, 5})
+    ->Args({0, 20, 6})
+    ->Args({1, 20, 6})
+    ->Args({0, 36, 7})
+    ->Args({1, 36, 7})
+    ->Unit(benchmark::kMillisecond);
+
 // The exact win/draw/loss endgame solve from 16 cells (greedy play down to there).
 void BM_ExpectimaxIceSolve16(benchmark::State& st) {
   const auto b = icebreaking::Board::from_seed(11);

@@ -42,6 +42,9 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
        "late move reductions: quiet moves from this index on are first searched a ply shallower "
        "(0: off)"},
       {"lmr_depth", &C::search, &S::lmr_depth, 2, 64, "late move reductions: from this depth"},
+      {"futility", &C::search, &S::futility, 0, 1,
+       "futility pruning at depth 1: a move that cannot beat alpha whatever its child evaluates to "
+       "(the evaluation's floor from the weights) is not searched; the same values"},
       {"swindle", &C::search, &S::swindle, 0, 72,
        "after the solve proves a draw or a loss: the move that keeps it and makes the most of the "
        "opponent's first N replies mistakes (0: off)"},

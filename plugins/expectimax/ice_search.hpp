@@ -25,6 +25,8 @@ struct IceParams {
   int etc_depth = 0;     // enhanced transposition cutoffs from this depth (0: off)
   int lmr_after = 0;     // late move reductions of quiet moves from this move index (0: off)
   int lmr_depth = 3;     // ... at this depth or deeper
+  bool futility = false;  // at depth 1, skip the moves that cannot beat alpha whatever their
+                          // child evaluates to (exact: the evaluation's floor, search.hpp)
   int swindle = 0;       // after a solved draw or loss: the move that sets the most traps among
                          // the opponent's first `swindle` replies (0: off; search.hpp)
   double iter_start = 0.6;  // start another iteration only before this fraction of the soft time
@@ -127,6 +129,7 @@ class IceSearch {
     s.lmr_after = p.lmr_after;
     s.lmr_depth = p.lmr_depth;
     s.swindle = p.swindle;
+    s.futility = p.futility;
     s.time_scale = p.time_scale;
     return s;
   }

@@ -24,6 +24,8 @@
 //                       K::kLockHiBits above 64), k.legal / k.describe for the hash move;
 //                       two players with integer values: K::kUnit (the exact solve's grain)
 //   K::kHistory         killer and history bonuses on top of the ordering key (k.quiet)
+//   K::kFutility        two players: k.futile(node, move, alpha, bound): the move's child is a
+//                       horizon node and the move is worth at most bound <= alpha
 //   K::kStaticChildren  generation values every child (one node each): at depth 1 they are the
 //                       node's value, and the root's first iteration is the generation itself
 //   K::kPartialIterations  a move that beats the first within an unfinished iteration is kept
@@ -109,6 +111,9 @@ class Expectiminimax {
                                       // on, a quiet move at lmr_depth or deeper (not an exact
                                       // node) is first searched one ply shallower (0: off)
     int lmr_depth = 3;
+    bool futility = false;            // two players, K::kFutility: at depth 1, a move whose child
+                                      // (valued by the evaluation) cannot beat alpha whatever it
+                                      // evaluates to (k.futile) is not searched: exact
     int swindle = 0;                  // two players, after the solve proves a draw or a loss:
                                       // of the moves that keep the result, the one where most of
                                       // the opponent's first `swindle` replies in the search's
@@ -469,6 +474,15 @@ class Expectiminimax {
         std::swap(moves[i], moves[j]);
       } else if (i == 4) {
         std::sort(moves + i, moves + count, before);
+      }
+      if constexpr (!kChance && K::kFutility) {
+        // Futility at the horizon's parent: the child's value is at most the bound, so a move
+        // that cannot beat alpha so is not searched (the node's fail-soft value keeps the bound).
+        Value bound;
+        if (set_.futility && depth == 1 && best > -kInf && k_.futile(s, moves[i], alpha, bound)) {
+          best = std::max(best, bound);
+          continue;
+        }
       }
       int reduce = 0;
       if constexpr (!kChance) {

@@ -343,6 +343,57 @@ TEST_CASE("expectimax icebreaking: the pool rules, ETC and LMR change no exact v
   CHECK(checked >= 30);
 }
 
+TEST_CASE("expectimax icebreaking: futility at depth 1 changes no value, and prunes") {
+  using plugins::common::ice::EvalWeights;
+  using plugins::common::ice::SearchKnowledge;
+  using Search = plugins::expectimax::Expectiminimax<SearchKnowledge>;
+  // The submit's evaluation (configs/icebreaking/submit.toml).
+  plugins::expectimax::IceParams submit;
+  submit.w_tempo = 0.497, submit.w_safe = 0.41, submit.w_parity = 0.017, submit.w_odd = 0.025;
+  submit.w_pool = -0.053, submit.w_plus = -0.015;
+  const EvalWeights w = plugins::expectimax::IceSearch::weights(submit);
+  // A weight without a floor (the best gain weighed below 0): no move is ever futile.
+  EvalWeights unbounded = w;
+  unbounded.tempo = -0.25;
+  std::uint64_t nodes_on = 0, nodes_off = 0;
+  int checked = 0;
+  for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    Rng rng(seed * 17 + 5);
+    for (int left : {50, 36, 24, 12}) {
+      const auto pos = random_ice_endgame(b, rng, left);
+      if (pos.over()) continue;
+      const int cells = popcount(pos.ice);
+      for (int depth : {1, 2, 3, 4, cells <= 14 ? cells : 5}) {
+        Search::Settings off;
+        off.tt_mb = 1, off.pvs = true, off.max_depth = depth;
+        Search::Settings on = off;
+        on.futility = true;
+        Search a(off, w, 0, true), c(on, w, 0, true);
+        Search u(on, unbounded, 0, true), v(off, unbounded, 0, true);
+        for (Search* x : {&a, &c, &u, &v}) x->knowledge().new_game(b);
+        SearchLimits none;
+        const auto ra = a.run(pos.ice, -1000, none, nullptr);
+        const auto rc = c.run(pos.ice, -1000, none, nullptr);
+        CHECK(ra.depth == rc.depth);
+        CHECK(ra.value == rc.value);
+        // The same tree where no floor is known.
+        const auto ru = u.run(pos.ice, -1000, none, nullptr);
+        const auto rv = v.run(pos.ice, -1000, none, nullptr);
+        CHECK(ru.value == rv.value);
+        CHECK(ru.nodes == rv.nodes);
+        CHECK(ru.move == rv.move);
+        if (depth >= 2 && depth < cells) nodes_on += rc.nodes, nodes_off += ra.nodes;
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked >= 200);
+  // It prunes: the same depths in clearly fewer nodes.
+  CHECK(nodes_on * 10 < nodes_off * 9);
+  MESSAGE("futility: " << nodes_on << " nodes against " << nodes_off);
+}
+
 TEST_CASE("expectimax icebreaking: the exact solver equals plain minimax on small endgames") {
   plugins::expectimax::IceParams p;
   p.tt_mb = 1;

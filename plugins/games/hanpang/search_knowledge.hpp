@@ -43,6 +43,7 @@ class HanpangSearchKnowledge {
   static constexpr bool kHistory = false;
   static constexpr bool kStaticChildren = true;    // a node is one evaluation
   static constexpr bool kPartialIterations = false;
+  static constexpr bool kFutility = false;
 
   explicit HanpangSearchKnowledge(const HanpangWeights& w) : w_(w) {}
 

@@ -70,6 +70,7 @@ class SearchKnowledge {
   static constexpr bool kHistory = true;
   static constexpr bool kStaticChildren = false;
   static constexpr bool kPartialIterations = true;
+  static constexpr bool kFutility = true;
 
   // pool: the pool rules (see generate and settle), exact, so they change no exact value.
   SearchKnowledge(const EvalWeights& w, int qdepth, bool pool = false)
@@ -91,7 +92,8 @@ class SearchKnowledge {
         safe_max_(w.safe_max),
         w_forced_(fine(w.forced)),
         w_hot_(fine(w.hot)),
-        full_scan_(w_alt_ || w_threat_ || w_gain2_ || w_gain3_ || w_ncap_ || w_reply_) {
+        full_scan_(w_alt_ || w_threat_ || w_gain2_ || w_gain3_ || w_ncap_ || w_reply_),
+        eval_floor_(eval_floor()) {
     std::uint64_t x = 0x1CEB4EA4ULL;
     for (auto& z : zob_) z = splitmix64(x);
   }
@@ -204,6 +206,19 @@ class SearchKnowledge {
     }
     return k;
   }
+  // Futility (search.hpp): whether move m at s cannot beat alpha because its child is valued by
+  // evaluate() (the move is then worth m.gain - evaluate(child), and evaluate is never below
+  // eval_floor_); `bound` is then the most it is worth. Never when that is not known: the weights
+  // have a term without a floor, or the child is an exact ending (one cell left, or with the pool
+  // rules only small regions: settle values those exactly, beyond any evaluation's floor).
+  bool futile(u128 s, const Gen& m, int alpha, int& bound) const {
+    if (eval_floor_ <= -kInf || m.gain - eval_floor_ > alpha) return false;
+    const u128 child = s & ~(bit128(m.cell) | (m.captured ? captures(s, m.cell) : 0));
+    if (popcount(child) == 1 || (pool_ && child && all_small_regions(child))) return false;
+    bound = m.gain - eval_floor_;
+    return true;
+  }
+
   // Inside the tree: the key (gain, then killers and history); at the root: gain, stably.
   static bool before(const Gen& a, const Gen& b) { return a.score > b.score; }
   static bool root_before(const Gen& a, const Gen& b) { return a.gain > b.gain; }
@@ -328,6 +343,18 @@ class SearchKnowledge {
     }
   }
 
+  // The least evaluate() can return (kUnit per point), from the weights: every term it weighs
+  // has a known range (the parities +-1, the alternating sum of the cells -2..4 and of the
+  // positive ones 0..2, the best gain floored at 0); -kInf when a weighted term is not bounded
+  // here (tempo weighted below 0, or a term of the full scan).
+  int eval_floor() const {
+    if (full_scan_ || w_tempo_ < 0 || w_forced_ || w_hot_) return -kInf;
+    const int fine_floor = std::min(-2 * w_pool_, 4 * w_pool_) + std::min(0, 2 * w_plus_) -
+                           std::abs(w_odd_) - std::abs(w_parity_) - std::abs(w_safe_);
+    // evaluate rounds (v + kFine / kUnit / 2) >> kFineShift, a floor: never below this.
+    return (fine_floor + kFine / kUnit / 2) >> kFineShift;
+  }
+
   // The safe parity as evaluate weighs it: 0 once there are more than safe_max safe moves.
   int safe_term(const EvalTerms& t) const {
     return safe_max_ == 0 || t.nsafe <= safe_max_ ? t.safe : 0;
@@ -376,6 +403,7 @@ class SearchKnowledge {
   int safe_max_;          // w_safe counts only with at most this many safe moves (0: always)
   int w_forced_, w_hot_;  // 1/kFine points per unit
   bool full_scan_;  // a term beyond tempo and parity is weighted: evaluate needs the full pass
+  int eval_floor_;  // the least evaluate() returns (-kInf: not known), for futile()
 };
 
 }  // namespace tactica::plugins::common::ice
