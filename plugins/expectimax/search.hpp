@@ -478,7 +478,7 @@ class Expectiminimax {
       if constexpr (!kChance && K::kFutility) {
         // Futility at the horizon's parent: the child's value is at most the bound, so a move
         // that cannot beat alpha so is not searched (the node's fail-soft value keeps the bound).
-        Value bound;
+        Value bound{};
         if (set_.futility && depth == 1 && best > -kInf && k_.futile(s, moves[i], alpha, bound)) {
           best = std::max(best, bound);
           continue;

@@ -133,7 +133,7 @@ class SearchKnowledge {
     return v;
   }
 
-  // evaluate() without the cache (the benchmarks weigh the cache with it).
+  // evaluate() without the cache (what the cache must give: the tests compare the two).
   int evaluate_uncached(u128 s) {
     int v = 0;
     if (w_pool_) v += w_pool_ * alternating_sum(board_, s);
