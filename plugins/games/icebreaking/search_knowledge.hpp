@@ -167,7 +167,7 @@ class SearchKnowledge {
       return true;
     }
     // Only regions of 1-3 cells left: nothing can be captured any more, and the rest of the
-    // game is the pool game, exactly.
+    // game is the pool game, exactly. (futile() must know every exact case here: it skips them.)
     if (pool_ && all_small_regions(s)) {
       v = alternating_sum(board_, s) * kUnit;
       depth = kExactDepth;
