@@ -93,6 +93,15 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
       {"w_hot", &C::search, &S::w_hot, -2, 2,
        "evaluation: weight of g1 - g2 + g3 ... over the move gains above 0 (the hot moves taken in "
        "turn, best first)"},
+      {"taper_at", &C::search, &S::taper_at, 0, 72,
+       "evaluation, tapered: w_tempo and w_safe weigh sets of this many ice cells or more; "
+       "w_tempo_end and w_safe_end those of taper_to or fewer; linear between (0: not tapered)"},
+      {"taper_to", &C::search, &S::taper_to, 0, 71,
+       "evaluation, tapered: from this many ice cells down, the _end weights alone"},
+      {"w_tempo_end", &C::search, &S::w_tempo_end, 0, 2,
+       "evaluation, tapered: w_tempo's weight from taper_to cells down"},
+      {"w_safe_end", &C::search, &S::w_safe_end, -2, 2,
+       "evaluation, tapered: w_safe's weight from taper_to cells down"},
       {"pool", &C::search, &S::pool, 0, 1,
        "pool rules: only the best cell of the regions of 1-3 cells is a move; only such regions "
        "left: their exact value (exact pruning)"},

@@ -59,6 +59,10 @@ struct IceParams {
   int safe_max = 0;       // ... counted only with at most this many safe moves (0: always)
   double w_forced = 0.0;  // the safe parity times the cost of the cheapest losing move
   double w_hot = 0.0;     // g1 - g2 + g3 ... over the move gains above 0 (the hot moves)
+  int taper_at = 0;       // tapered: w_tempo and w_safe from this many cells up (0: at any count),
+  int taper_to = 26;      // w_tempo_end and w_safe_end from this many down, linear between
+  double w_tempo_end = 0.5;
+  double w_safe_end = 0.0;
   bool pool = false;      // pool rules: of the cells in regions of 1-3 cells only the best is a
                           // move; only such regions left: the exact pool value (exact pruning)
   bool operator==(const IceParams&) const = default;
@@ -111,9 +115,9 @@ class IceSearch {
   int evaluate(u128 ice) { return search_.knowledge().evaluate(ice); }
   // The evaluation weights of the parameters (for searches built outside this class).
   static common::ice::EvalWeights weights(const IceParams& p) {
-    return {p.w_pool,   p.w_threat, p.w_plus, p.w_tempo, p.w_alt, p.alt_k, p.w_parity,
-            p.w_gain2,  p.w_gain3,  p.w_ncap, p.w_odd,   p.w_reply, p.w_safe, p.safe_max,
-            p.w_forced, p.w_hot};
+    return {p.w_pool,   p.w_threat, p.w_plus,   p.w_tempo,  p.w_alt,       p.alt_k,     p.w_parity,
+            p.w_gain2,  p.w_gain3,  p.w_ncap,   p.w_odd,    p.w_reply,     p.w_safe,    p.safe_max,
+            p.w_forced, p.w_hot,    p.taper_at, p.taper_to, p.w_tempo_end, p.w_safe_end};
   }
 
  private:

@@ -263,6 +263,43 @@ TEST_CASE("icebreaking_eval: the evaluation cache gives the uncached value, boar
   CHECK(differ > 100);
 }
 
+TEST_CASE("icebreaking_eval: a tapered evaluation weighs tempo and safe by the cells left") {
+  using plugins::common::ice::EvalWeights;
+  using plugins::common::ice::SearchKnowledge;
+  // The submit's weights, tapered from 50 cells (0.497, 0.41) to 30 (0.25, 0.75).
+  EvalWeights w{-0.053, 0, -0.015, 0.497, 0, 2, 0.017, 0, 0, 0, 0.025, 0, 0.41};
+  EvalWeights tapered = w;
+  tapered.taper_at = 50, tapered.taper_to = 30, tapered.tempo_end = 0.25, tapered.safe_end = 0.75;
+  // Not tapered (taper_at 0): the _end weights change nothing.
+  EvalWeights ignored = w;
+  ignored.tempo_end = 1.5, ignored.safe_end = -1;
+  SearchKnowledge plain(w, 0), kt(tapered, 0), ki(ignored, 0);
+  const auto f = [](double x) { return static_cast<int>(std::lround(x * 256)); };
+  int middle = 0, end = 0, between = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    plain.new_game(b), kt.new_game(b), ki.new_game(b);
+    Rng rng(seed * 5 + 1);
+    for (int plies = 0; plies < 72; plies += 3) {
+      const auto pos = random_ice_position(b, rng, plies);
+      if (!pos.ice) continue;
+      const int n = popcount(pos.ice);
+      const double t = n >= 50 ? 1.0 : n <= 30 ? 0.0 : (n - 30) / 20.0;
+      const auto tm = kt.terms(pos.ice);
+      const int fine = f(w.pool) * tm.pool + f(w.plus) * tm.plus + f(w.parity) * tm.parity +
+                       f(w.odd) * tm.odd + f(t * 0.497 + (1 - t) * 0.25) * tm.tempo +
+                       f(t * 0.41 + (1 - t) * 0.75) * tm.safe;
+      CHECK(kt.evaluate(pos.ice) == static_cast<int>(std::floor((fine + 16) / 32.0)));
+      CHECK(ki.evaluate(pos.ice) == plain.evaluate(pos.ice));
+      if (n >= 50) CHECK(kt.evaluate(pos.ice) == plain.evaluate(pos.ice));
+      middle += n >= 50, end += n <= 30, between += n > 30 && n < 50;
+    }
+  }
+  CHECK(middle > 20);
+  CHECK(end > 20);
+  CHECK(between > 20);
+}
+
 TEST_CASE("icebreaking_eval: alternating sum of a hand-made pool") {
   icebreaking::Board b;
   for (int c = 0; c < 81; ++c) b.set(icebreaking::cell(c / 9, c % 9), true, 0);

@@ -40,6 +40,12 @@ struct EvalWeights {
                       // what the side that runs out of safe moves first must give up
   double hot = 0;     // the positive move gains taken in turn, best first: g1 - g2 + g3 ... over
                       // the gains above 0 only (the hot moves; interactions ignored)
+  // A tapered evaluation (taper_at > 0): tempo and safe are the weights of sets of taper_at
+  // cells or more; tempo_end and safe_end those of taper_to cells or fewer; linear between.
+  int taper_at = 0;  // 0: tempo and safe whatever the cells left
+  int taper_to = 26;
+  double tempo_end = 0;
+  double safe_end = 0;
 };
 
 // The evaluation's terms in points, from the side to move's view (what EvalWeights weighs).
@@ -80,7 +86,6 @@ class SearchKnowledge {
         w_pool_(fine(w.pool)),
         w_threat_(fine(w.threat)),
         w_plus_(fine(w.plus)),
-        w_tempo_(fine(w.tempo)),
         w_alt_(fine(w.alt)),
         w_parity_(fine(w.parity)),
         w_gain2_(fine(w.gain2)),
@@ -88,12 +93,21 @@ class SearchKnowledge {
         w_ncap_(fine(w.ncap)),
         w_odd_(fine(w.odd)),
         w_reply_(fine(w.reply)),
-        w_safe_(fine(w.safe)),
         safe_max_(w.safe_max),
         w_forced_(fine(w.forced)),
         w_hot_(fine(w.hot)),
         full_scan_(w_alt_ || w_threat_ || w_gain2_ || w_gain3_ || w_ncap_ || w_reply_),
-        eval_floor_(eval_floor()) {
+        eval_floor_(0) {
+    // The tempo and safe weights per count of cells left (the same at every count unless
+    // tapered; rounded to 1/kFine once, so untapered weights are exactly the plain ones).
+    for (int n = 0; n <= icebreaking::kIce; ++n) {
+      double t = 1;  // the share of the middle game's weights
+      if (w.taper_at > 0 && n < w.taper_at)
+        t = n <= w.taper_to ? 0 : static_cast<double>(n - w.taper_to) / (w.taper_at - w.taper_to);
+      w_tempo_[n] = fine(t * w.tempo + (1 - t) * w.tempo_end);
+      w_safe_[n] = fine(t * w.safe + (1 - t) * w.safe_end);
+    }
+    eval_floor_ = eval_floor();
     std::uint64_t x = 0x1CEB4EA4ULL;
     for (auto& z : zob_) z = splitmix64(x);
   }
@@ -135,22 +149,24 @@ class SearchKnowledge {
 
   // evaluate() without the cache (what the cache must give: the tests compare the two).
   int evaluate_uncached(u128 s) {
+    const int cells = popcount(s);
+    const int w_tempo = w_tempo_[cells], w_safe = w_safe_[cells];
     int v = 0;
     if (w_pool_) v += w_pool_ * alternating_sum(board_, s);
     if (w_plus_) v += w_plus_ * alternating_plus(board_, s);
-    if (w_odd_) v += (popcount(s) & 1) ? w_odd_ : -w_odd_;
+    if (w_odd_) v += (cells & 1) ? w_odd_ : -w_odd_;
     if (full_scan_) {
       EvalTerms t;
       scan_terms<true>(s, t, w_alt_ ? alt_k_ : 0, w_reply_ != 0, w_hot_ != 0);
-      v += w_tempo_ * t.tempo + w_alt_ * t.alt + w_parity_ * t.parity + w_threat_ * t.threat +
+      v += w_tempo * t.tempo + w_alt_ * t.alt + w_parity_ * t.parity + w_threat_ * t.threat +
            w_gain2_ * t.gain2 + w_gain3_ * t.gain3 + w_ncap_ * t.ncap + w_reply_ * t.reply +
-           w_safe_ * safe_term(t) + w_forced_ * t.forced + w_hot_ * t.hot;
-    } else if (w_tempo_ || w_parity_ || w_safe_ || w_forced_ || w_hot_) {
+           w_safe * safe_term(t) + w_forced_ * t.forced + w_hot_ * t.hot;
+    } else if (w_tempo || w_parity_ || w_safe || w_forced_ || w_hot_) {
       // The shipped evaluation (the best gain, the quiet and safe moves' parities; forced, hot):
       // the light pass.
       EvalTerms t;
       scan_terms<false>(s, t, 0, false, w_hot_ != 0);
-      v += w_tempo_ * t.tempo + w_parity_ * t.parity + w_safe_ * safe_term(t) + w_forced_ * t.forced +
+      v += w_tempo * t.tempo + w_parity_ * t.parity + w_safe * safe_term(t) + w_forced_ * t.forced +
            w_hot_ * t.hot;
     }
     return (v + kFine / kUnit / 2) >> kFineShift;
@@ -348,9 +364,12 @@ class SearchKnowledge {
   // positive ones 0..2, the best gain floored at 0); -kInf when a weighted term is not bounded
   // here (tempo weighted below 0, or a term of the full scan).
   int eval_floor() const {
-    if (full_scan_ || w_tempo_ < 0 || w_forced_ || w_hot_) return -kInf;
+    const int tempo_min = *std::min_element(w_tempo_.begin(), w_tempo_.end());
+    if (full_scan_ || tempo_min < 0 || w_forced_ || w_hot_) return -kInf;
+    int safe_most = 0;  // the largest |w_safe| at any count of cells
+    for (int w : w_safe_) safe_most = std::max(safe_most, std::abs(w));
     const int fine_floor = std::min(-2 * w_pool_, 4 * w_pool_) + std::min(0, 2 * w_plus_) -
-                           std::abs(w_odd_) - std::abs(w_parity_) - std::abs(w_safe_);
+                           std::abs(w_odd_) - std::abs(w_parity_) - safe_most;
     // evaluate rounds (v + kFine / kUnit / 2) >> kFineShift, a floor: never below this.
     return (fine_floor + kFine / kUnit / 2) >> kFineShift;
   }
@@ -398,8 +417,10 @@ class SearchKnowledge {
   int alt_k_, qdepth_;
   bool pool_;
   GreedyRule greedy_;
-  int w_pool_, w_threat_, w_plus_, w_tempo_, w_alt_, w_parity_, w_gain2_, w_gain3_, w_ncap_, w_odd_,
-      w_reply_, w_safe_;  // 1/kFine points per unit
+  int w_pool_, w_threat_, w_plus_, w_alt_, w_parity_, w_gain2_, w_gain3_, w_ncap_, w_odd_,
+      w_reply_;  // 1/kFine points per unit
+  // The tempo and safe weights by the count of cells left (tapered, or all the same).
+  std::array<int, icebreaking::kIce + 1> w_tempo_{}, w_safe_{};
   int safe_max_;          // w_safe counts only with at most this many safe moves (0: always)
   int w_forced_, w_hot_;  // 1/kFine points per unit
   bool full_scan_;  // a term beyond tempo and parity is weighted: evaluate needs the full pass
