@@ -41,7 +41,8 @@ struct EvalWeights {
   double hot = 0;     // the positive move gains taken in turn, best first: g1 - g2 + g3 ... over
                       // the gains above 0 only (the hot moves; interactions ignored)
   // A tapered evaluation (taper_at > 0): tempo and safe are the weights of sets of taper_at
-  // cells or more; tempo_end and safe_end those of taper_to cells or fewer; linear between.
+  // cells or more; tempo_end and safe_end those of taper_to cells or fewer; linear between
+  // (taper_at <= taper_to: a step at taper_at).
   int taper_at = 0;  // 0: tempo and safe whatever the cells left
   int taper_to = 26;
   double tempo_end = 0;
