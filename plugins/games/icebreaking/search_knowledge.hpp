@@ -94,21 +94,13 @@ class SearchKnowledge {
         w_ncap_(fine(w.ncap)),
         w_odd_(fine(w.odd)),
         w_reply_(fine(w.reply)),
+        w_tempo_(by_cells(w, w.tempo, w.tempo_end)),
+        w_safe_(by_cells(w, w.safe, w.safe_end)),
         safe_max_(w.safe_max),
         w_forced_(fine(w.forced)),
         w_hot_(fine(w.hot)),
         full_scan_(w_alt_ || w_threat_ || w_gain2_ || w_gain3_ || w_ncap_ || w_reply_),
-        eval_floor_(0) {
-    // The tempo and safe weights per count of cells left (the same at every count unless
-    // tapered; rounded to 1/kFine once, so untapered weights are exactly the plain ones).
-    for (int n = 0; n <= icebreaking::kIce; ++n) {
-      double t = 1;  // the share of the middle game's weights
-      if (w.taper_at > 0 && n < w.taper_at)
-        t = n <= w.taper_to ? 0 : static_cast<double>(n - w.taper_to) / (w.taper_at - w.taper_to);
-      w_tempo_[n] = fine(t * w.tempo + (1 - t) * w.tempo_end);
-      w_safe_[n] = fine(t * w.safe + (1 - t) * w.safe_end);
-    }
-    eval_floor_ = eval_floor();
+        eval_floor_(eval_floor()) {
     std::uint64_t x = 0x1CEB4EA4ULL;
     for (auto& z : zob_) z = splitmix64(x);
   }
@@ -280,6 +272,19 @@ class SearchKnowledge {
   static constexpr int kFineShift = 5;      // kFine / kUnit = 2^5
   static_assert(kFine / kUnit == (1 << kFineShift));
   static int fine(double w) { return static_cast<int>(std::lround(w * kFine)); }
+  using ByCells = std::array<int, icebreaking::kIce + 1>;  // a weight per count of cells left
+  // A tapered weight (EvalWeights::taper_at) per count of cells left, middle game's `mid`, the
+  // end's `end`; untapered, `mid` at every count (t is then exactly 1, so the plain weight).
+  static ByCells by_cells(const EvalWeights& w, double mid, double end) {
+    ByCells out{};
+    for (int n = 0; n <= icebreaking::kIce; ++n) {
+      double t = 1;  // the middle game's share
+      if (w.taper_at > 0 && n < w.taper_at)
+        t = n <= w.taper_to ? 0 : static_cast<double>(n - w.taper_to) / (w.taper_at - w.taper_to);
+      out[n] = fine(t * mid + (1 - t) * end);
+    }
+    return out;
+  }
 
   // The terms that come from one articulation scan of s: the best gains (tempo,
   // gain2, gain3), the alternating sum of the alt_k best (0: not computed), the quiet and the
@@ -421,7 +426,7 @@ class SearchKnowledge {
   int w_pool_, w_threat_, w_plus_, w_alt_, w_parity_, w_gain2_, w_gain3_, w_ncap_, w_odd_,
       w_reply_;  // 1/kFine points per unit
   // The tempo and safe weights by the count of cells left (tapered, or all the same).
-  std::array<int, icebreaking::kIce + 1> w_tempo_{}, w_safe_{};
+  ByCells w_tempo_, w_safe_;
   int safe_max_;          // w_safe counts only with at most this many safe moves (0: always)
   int w_forced_, w_hot_;  // 1/kFine points per unit
   bool full_scan_;  // a term beyond tempo and parity is weighted: evaluate needs the full pass
