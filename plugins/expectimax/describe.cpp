@@ -45,6 +45,13 @@ const ParamTable<IcebreakingConfig>& icebreaking_table() {
       {"futility", &C::search, &S::futility, 0, 1,
        "futility pruning at depth 1: a move that cannot beat alpha whatever its child evaluates to "
        "(the evaluation's floor from the weights) is not searched; the same values"},
+      {"probcut_depth", &C::search, &S::probcut_depth, 0, 64,
+       "ProbCut: at null-window nodes of this depth or deeper (not exact ones) a shallower search "
+       "that clears beta or stays under alpha by probcut_margin cuts the node (0: off)"},
+      {"probcut_reduce", &C::search, &S::probcut_reduce, 1, 8,
+       "ProbCut: the predicting search is this many plies shallower"},
+      {"probcut_margin", &C::search, &S::probcut_margin, 0, 10, "ProbCut: the margin in points"},
+      {"probcut_low", &C::search, &S::probcut_low, 0, 1, "ProbCut: cut on the alpha side too"},
       {"swindle", &C::search, &S::swindle, 0, 72,
        "after the solve proves a draw or a loss: the move that keeps it and makes the most of the "
        "opponent's first N replies mistakes (0: off)"},

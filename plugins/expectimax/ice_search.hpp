@@ -27,6 +27,13 @@ struct IceParams {
   int lmr_depth = 3;     // ... at this depth or deeper
   bool futility = false;  // at depth 1, skip the moves that cannot beat alpha whatever their
                           // child evaluates to (exact: the evaluation's floor, search.hpp)
+  // ProbCut (search.hpp) at the null-window nodes of probcut_depth plies or more (0: off): a
+  // search probcut_reduce plies shallower that clears beta (or, with probcut_low, stays under
+  // alpha) by probcut_margin points cuts the node.
+  int probcut_depth = 0;
+  int probcut_reduce = 2;
+  double probcut_margin = 0;
+  bool probcut_low = true;
   int swindle = 0;       // after a solved draw or loss: the move that sets the most traps among
                          // the opponent's first `swindle` replies (0: off; search.hpp)
   double iter_start = 0.6;  // start another iteration only before this fraction of the soft time
@@ -133,6 +140,10 @@ class IceSearch {
     s.lmr_after = p.lmr_after;
     s.lmr_depth = p.lmr_depth;
     s.swindle = p.swindle;
+    s.probcut_depth = p.probcut_depth;
+    s.probcut_reduce = p.probcut_reduce;
+    s.probcut_margin = static_cast<int>(std::lround(p.probcut_margin * kUnit));
+    s.probcut_low = p.probcut_low;
     s.futility = p.futility;
     s.time_scale = p.time_scale;
     return s;

@@ -12,8 +12,9 @@
 //
 // The algorithm is here: iterative deepening at the root (aspiration windows, publishing the
 // best move so far), alpha-beta with PVS, a transposition table (hash move first), killers and
-// history, and the exact win/draw/loss solve near the end of a two-player game. What the game's
-// strategy knows comes from a knowledge type K (plugins/games/<game>/search_knowledge.hpp):
+// history, futility at depth 1 and ProbCut (two players), and the exact win/draw/loss solve
+// near the end of a two-player game. What the game's strategy knows comes from a knowledge type
+// K (plugins/games/<game>/search_knowledge.hpp):
 //
 //   K::Game             the Game model (its kWorld picks chance or min nodes)
 //   K::Node, K::Value   what the search carries per position; int or double values
@@ -114,6 +115,13 @@ class Expectiminimax {
     bool futility = false;            // two players, K::kFutility: at depth 1, a move whose child
                                       // (valued by the evaluation) cannot beat alpha whatever it
                                       // evaluates to (k.futile) is not searched: exact
+    int probcut_depth = 0;            // two players: ProbCut at null-window nodes of this depth
+                                      // or deeper (not exact ones; 0: off): a search
+                                      // probcut_reduce plies shallower that clears beta (or
+                                      // stays under alpha) by probcut_margin cuts the node
+    int probcut_reduce = 2;
+    Value probcut_margin{};
+    bool probcut_low = true;          // ... also the alpha side (false: beta only)
     int swindle = 0;                  // two players, after the solve proves a draw or a loss:
                                       // of the moves that keep the result, the one where most of
                                       // the opponent's first `swindle` replies in the search's
@@ -378,6 +386,31 @@ class Expectiminimax {
           const int v = e->value, b = e->bound();
           if (b == Table::kExact || (b == Table::kLower && v >= beta) || (b == Table::kUpper && v <= alpha))
             return v;
+        }
+      }
+    }
+    // Step 1b. ProbCut (two players, a null window, not an exact node): a shallower search
+    // predicts this one; where it clears beta, or stays under alpha, by the margin the node is
+    // cut (a heuristic: values change). With margin 0 both predicting searches have the node's
+    // own null window, so every such node is settled by the shallower search: the full depth
+    // goes to the principal variation and to the moves that the shallower search says beat it
+    // (PVS searches those again with the full window).
+    if constexpr (!kChance) {
+      if (set_.probcut_depth > 0 && depth >= set_.probcut_depth && beta - alpha == 1 &&
+          depth < k_.depth_limit(s) && beta < kInf / 2 && alpha > -kInf / 2) {
+        const int d = depth - std::max(1, set_.probcut_reduce);
+        const Value m = set_.probcut_margin;
+        Value v = decide(s, key, d, beta + m - 1, beta + m, ply);
+        if (budget_->stopped()) return Value{};
+        if (v >= beta + m) return beta;
+        if (set_.probcut_low) {
+          v = decide(s, key, d, alpha - m, alpha - m + 1, ply);
+          if (budget_->stopped()) return Value{};
+          if (v <= alpha - m) return alpha;
+        }
+        if constexpr (K::kTable) {
+          if (tt_move < 0)
+            if (const auto* e = tt_.probe(k_.lock(s), key)) tt_move = e->move();
         }
       }
     }

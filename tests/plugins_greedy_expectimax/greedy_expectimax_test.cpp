@@ -429,6 +429,71 @@ TEST_CASE("expectimax icebreaking: futility at depth 1 changes no value, and pru
   MESSAGE("futility: " << nodes_on << " nodes against " << nodes_off);
 }
 
+TEST_CASE("expectimax icebreaking: ProbCut keeps exact values exact, and prunes heuristic ones") {
+  plugins::expectimax::IceParams plain;
+  plain.tt_mb = 1, plain.pool = true, plain.futility = true;
+  plain.w_tempo = 0.497, plain.w_safe = 0.41, plain.w_parity = 0.017, plain.w_odd = 0.025;
+  plain.w_pool = -0.053, plain.w_plus = -0.015;
+  plugins::expectimax::IceParams cut = plain;
+  cut.probcut_depth = 3, cut.probcut_reduce = 2, cut.probcut_margin = 0;
+  // To the end: ProbCut never acts at an exact node, so the values to the end stay exact (the
+  // shallower iterations before them may differ).
+  {
+    plugins::expectimax::IceSearch a(plain), c(cut);
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+      const auto b = icebreaking::Board::from_seed(seed);
+      a.new_game(b);
+      c.new_game(b);
+      Rng rng(seed * 13 + 1);
+      const auto pos = random_ice_endgame(b, rng, 12 + static_cast<int>(seed % 8));
+      if (pos.over()) continue;
+      CHECK(c.exact_value(pos.ice) == a.exact_value(pos.ice));
+      SearchLimits lim;
+      const auto ra = a.run(pos.ice, pos.margin(), lim, nullptr);
+      const auto rc = c.run(pos.ice, pos.margin(), lim, nullptr);
+      CHECK(rc.exact);
+      // The same result: a win, a draw or a loss (the solve's window bounds the values only).
+      const int t = -pos.margin() * plugins::expectimax::IceSearch::kUnit;
+      CHECK((rc.value > t) == (ra.value > t));
+      CHECK((rc.value < t) == (ra.value < t));
+      ++checked;
+    }
+    CHECK(checked >= 25);
+  }
+  // To a fixed depth in the middle game: far fewer nodes, mostly the same move.
+  using Search = plugins::expectimax::Expectiminimax<plugins::common::ice::SearchKnowledge>;
+  const auto w = plugins::expectimax::IceSearch::weights(plain);
+  std::uint64_t nodes_plain = 0, nodes_cut = 0;
+  int same = 0, n = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const auto b = icebreaking::Board::from_seed(seed);
+    Rng rng(seed * 7 + 3);
+    for (int left : {56, 44}) {
+      const auto pos = random_ice_endgame(b, rng, left);
+      if (pos.over()) continue;
+      Search::Settings off;
+      off.tt_mb = 4, off.pvs = true, off.futility = true, off.max_depth = 5;
+      Search::Settings on = off;
+      on.probcut_depth = 3, on.probcut_reduce = 2, on.probcut_margin = 0;
+      Search a(off, w, 0, true), c(on, w, 0, true);
+      a.knowledge().new_game(b);
+      c.knowledge().new_game(b);
+      const auto ra = a.run(pos.ice, pos.margin(), SearchLimits{}, nullptr);
+      const auto rc = c.run(pos.ice, pos.margin(), SearchLimits{}, nullptr);
+      CHECK(rc.depth == ra.depth);
+      nodes_plain += ra.nodes, nodes_cut += rc.nodes;
+      same += ra.move == rc.move;
+      ++n;
+    }
+  }
+  CHECK(n >= 20);
+  CHECK(nodes_cut * 3 < nodes_plain);
+  CHECK(same * 4 >= n * 3);
+  MESSAGE("ProbCut: " << nodes_cut << " nodes against " << nodes_plain << ", the same move in "
+                      << same << " of " << n);
+}
+
 TEST_CASE("expectimax icebreaking: the exact solver equals plain minimax on small endgames") {
   plugins::expectimax::IceParams p;
   p.tt_mb = 1;
