@@ -145,6 +145,39 @@ BENCHMARK(BM_ExpectimaxIceFutility)
     ->Args({1, 36, 7})
     ->Unit(benchmark::kMillisecond);
 
+// ProbCut (session 32: depth 3, reduce 2, margin 0) on the submit's search with futility, to a
+// fixed depth from a fresh table on the board of seed 7: the time and nodes of the same depth.
+void BM_ExpectimaxIceProbCut(benchmark::State& st) {
+  using Search = plugins::expectimax::Expectiminimax<plugins::common::ice::SearchKnowledge>;
+  const auto b = icebreaking::Board::from_seed(7);
+  const auto pos = ice_position(b, static_cast<int>(st.range(1)));
+  Search::Settings set;
+  set.tt_mb = 16, set.pvs = true, set.futility = true;
+  set.max_depth = static_cast<int>(st.range(2));
+  if (st.range(0) != 0) set.probcut_depth = 3, set.probcut_reduce = 2, set.probcut_margin = 0;
+  Search search(set, plugins::expectimax::IceSearch::weights(ice_submit_params(2)), 0, true);
+  std::uint64_t nodes = 0;
+  for (auto _ : st) {
+    st.PauseTiming();
+    search.clear();
+    search.knowledge().new_game(b);
+    st.ResumeTiming();
+    const auto r = search.run(pos.ice, pos.margin(), SearchLimits{}, nullptr);
+    nodes += r.nodes;
+  }
+  st.SetItemsProcessed(static_cast<std::int64_t>(nodes));
+  st.counters["nodes"] = benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_ExpectimaxIceProbCut)
+    ->ArgNames({"probcut", "plies", "depth"})
+    ->Args({0, 20, 6})
+    ->Args({1, 20, 6})
+    ->Args({1, 20, 8})
+    ->Args({0, 36, 7})
+    ->Args({1, 36, 7})
+    ->Args({1, 36, 9})
+    ->Unit(benchmark::kMillisecond);
+
 // The exact win/draw/loss endgame solve from 16 cells (greedy play down to there).
 void BM_ExpectimaxIceSolve16(benchmark::State& st) {
   const auto b = icebreaking::Board::from_seed(11);
