@@ -166,7 +166,8 @@ void BM_ExpectimaxIceProbCut(benchmark::State& st) {
     nodes += r.nodes;
   }
   st.SetItemsProcessed(static_cast<std::int64_t>(nodes));
-  st.counters["nodes"] = benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kAvgIterations);
+  st.counters["nodes"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_ExpectimaxIceProbCut)
     ->ArgNames({"probcut", "plies", "depth"})
