@@ -114,47 +114,16 @@ BENCHMARK(BM_ExpectimaxIceWeights)
     ->Arg(2)
     ->Unit(benchmark::kMillisecond);
 
-// The submit's search (today's weights, pool rules, PVS) with futility at depth 1 off / on, to a
-// fixed depth from a fresh table after 20 or 36 greedy plies: the time a depth takes.
-void BM_ExpectimaxIceFutility(benchmark::State& st) {
+// The submit's search (today's weights, pool rules, PVS) with `set` from a fresh table on the
+// board of seed 7 after st.range(1) greedy plies, to the depth st.range(2): the time a depth
+// takes (items/s: nodes a second; the counter: nodes a search).
+void ice_fixed_depth_bench(
+    benchmark::State& st,
+    plugins::expectimax::Expectiminimax<plugins::common::ice::SearchKnowledge>::Settings set) {
   using Search = plugins::expectimax::Expectiminimax<plugins::common::ice::SearchKnowledge>;
   const auto b = icebreaking::Board::from_seed(7);
   const auto pos = ice_position(b, static_cast<int>(st.range(1)));
-  Search::Settings set;
   set.tt_mb = 16, set.pvs = true, set.max_depth = static_cast<int>(st.range(2));
-  set.futility = st.range(0) != 0;
-  Search search(set, plugins::expectimax::IceSearch::weights(ice_submit_params(2)), 0, true);
-  std::uint64_t nodes = 0;
-  for (auto _ : st) {
-    st.PauseTiming();
-    search.clear();
-    search.knowledge().new_game(b);
-    st.ResumeTiming();
-    const auto r = search.run(pos.ice, pos.margin(), SearchLimits{}, nullptr);
-    nodes += r.nodes;
-  }
-  st.SetItemsProcessed(static_cast<std::int64_t>(nodes));
-}
-BENCHMARK(BM_ExpectimaxIceFutility)
-    ->ArgNames({"futility", "plies", "depth"})
-    ->Args({0, 20, 5})
-    ->Args({1, 20, 5})
-    ->Args({0, 20, 6})
-    ->Args({1, 20, 6})
-    ->Args({0, 36, 7})
-    ->Args({1, 36, 7})
-    ->Unit(benchmark::kMillisecond);
-
-// ProbCut (session 32: depth 3, reduce 2, margin 0) on the submit's search with futility, to a
-// fixed depth from a fresh table on the board of seed 7: the time and nodes of the same depth.
-void BM_ExpectimaxIceProbCut(benchmark::State& st) {
-  using Search = plugins::expectimax::Expectiminimax<plugins::common::ice::SearchKnowledge>;
-  const auto b = icebreaking::Board::from_seed(7);
-  const auto pos = ice_position(b, static_cast<int>(st.range(1)));
-  Search::Settings set;
-  set.tt_mb = 16, set.pvs = true, set.futility = true;
-  set.max_depth = static_cast<int>(st.range(2));
-  if (st.range(0) != 0) set.probcut_depth = 3, set.probcut_reduce = 2, set.probcut_margin = 0;
   Search search(set, plugins::expectimax::IceSearch::weights(ice_submit_params(2)), 0, true);
   std::uint64_t nodes = 0;
   for (auto _ : st) {
@@ -168,6 +137,30 @@ void BM_ExpectimaxIceProbCut(benchmark::State& st) {
   st.SetItemsProcessed(static_cast<std::int64_t>(nodes));
   st.counters["nodes"] =
       benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kAvgIterations);
+}
+
+// Futility at depth 1 off / on.
+void BM_ExpectimaxIceFutility(benchmark::State& st) {
+  plugins::expectimax::Expectiminimax<plugins::common::ice::SearchKnowledge>::Settings set;
+  set.futility = st.range(0) != 0;
+  ice_fixed_depth_bench(st, set);
+}
+BENCHMARK(BM_ExpectimaxIceFutility)
+    ->ArgNames({"futility", "plies", "depth"})
+    ->Args({0, 20, 5})
+    ->Args({1, 20, 5})
+    ->Args({0, 20, 6})
+    ->Args({1, 20, 6})
+    ->Args({0, 36, 7})
+    ->Args({1, 36, 7})
+    ->Unit(benchmark::kMillisecond);
+
+// ProbCut (session 32: depth 3, reduce 2, margin 0) off / on, futility on.
+void BM_ExpectimaxIceProbCut(benchmark::State& st) {
+  plugins::expectimax::Expectiminimax<plugins::common::ice::SearchKnowledge>::Settings set;
+  set.futility = true;
+  if (st.range(0) != 0) set.probcut_depth = 3, set.probcut_reduce = 2, set.probcut_margin = 0;
+  ice_fixed_depth_bench(st, set);
 }
 BENCHMARK(BM_ExpectimaxIceProbCut)
     ->ArgNames({"probcut", "plies", "depth"})
