@@ -31,7 +31,8 @@ const char* kSmall =
 // (the first version; the fast one reads small groups off neighbour masks instead).
 common::HanpangFeatures features_reference(const State& s, int danger_from, int* sizes, int* nsizes,
                                            bool bridged, const double* pot, bool collapsed,
-                                           bool fed) {
+                                           bool fed, bool bridge_pairs = false,
+                                           bool bridge_exact = false) {
   common::HanpangFeatures f;
   const u128 occ = s.occupied();
   f.tiles = popcount(occ);
@@ -88,8 +89,29 @@ common::HanpangFeatures features_reference(const State& s, int danger_from, int*
     }
     if (bridged) {
       // Other-coloured tiles with this colour on both sides (vertically or horizontally).
-      const u128 bridges = others & (((p << 1) & (p >> 1)) | ((p << kLane) & (p >> kLane)));
+      u128 bridges = others & (((p << 1) & (p >> 1)) | ((p << kLane) & (p >> kLane)));
+      if (bridge_exact) {
+        // Horizontal-only bridges (no tile of the colour above and below) need one above.
+        for (int c = 1; c + 1 < kCols; ++c)
+          for (int h = 0; h < kRows; ++h) {
+            const auto at = [&](u128 m, int cc, int hh) {
+              return hh >= 0 && hh < kRows && (m & bit128(cell(cc, hh))) != 0;
+            };
+            const bool vertical = at(p, c, h - 1) && at(p, c, h + 1);
+            if (at(bridges, c, h) && !vertical && !at(p, c, h + 1))
+              bridges &= ~bit128(cell(c, h));
+          }
+      }
       u128 within = p | bridges;
+      if (bridge_pairs) {
+        // Two other-coloured tiles stacked between two of this colour's, cell by cell.
+        for (int c = 0; c < kCols; ++c)
+          for (int h = 1; h + 2 < kRows; ++h) {
+            const auto at = [&](u128 m, int hh) { return (m & bit128(cell(c, hh))) != 0; };
+            if (at(p, h - 1) && at(others, h) && at(others, h + 1) && at(p, h + 2))
+              within |= bit128(cell(c, h)) | bit128(cell(c, h + 1));
+          }
+      }
       u128 todo = p & (neighbours<kLane>(within) & within);
       while (todo) {
         const u128 g = flood_fill<kLane>(bit128(lowest_bit(todo)), within);
@@ -165,6 +187,41 @@ TEST_CASE("hanpang_eval: collapsed masses (runs of adjacent columns holding a co
   const double base = common::evaluate(s, w);
   w.collapse_sq = 0.5;
   CHECK(common::evaluate(s, w) == doctest::Approx(base + 0.5 * 25));
+}
+
+TEST_CASE("hanpang_eval: bridged masses through two stacked tiles (bridge_pairs)") {
+  // Column 0 bottom-up: 1,2,2,1 (a pair between); column 2: 1,3,2,1 (two singles between).
+  const State s = board(
+      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
+      "00000000\n00000000\n00000000\n"
+      "10100000\n"
+      "20200000\n"
+      "20300000\n"
+      "10100000\n");
+  // Without: no colour-1 tile is bridged, so only the colour-2 pair is a mass (2^2).
+  CHECK(common::features(s, 10, nullptr, nullptr, true).bridge_sq == 4);
+  // With: the two 1s of each column are one mass of 2 besides.
+  const auto f = common::features(s, 10, nullptr, nullptr, true, nullptr, false, false, true);
+  CHECK(f.bridge_sq == 4 + 4 + 4);
+  common::HanpangWeights w;
+  w.bridge_sq = 0.5;
+  const double base = common::evaluate(s, w);
+  w.bridge_pairs = true;
+  CHECK(common::evaluate(s, w) == doctest::Approx(base + 0.5 * 8));
+}
+
+TEST_CASE("hanpang_eval: horizontal bridges that join when removed (bridge_exact)") {
+  // Colour 1 on both sides of a 2 twice at the bottom; only the right one has a 1 above it.
+  const State s = board(
+      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
+      "00000000\n00000000\n00000000\n00000000\n00000000\n"
+      "00000100\n"
+      "12101210\n");
+  // Without: both bridge, masses of 2 (columns 0, 2) and 3 (columns 4, 6 and the 1 above).
+  CHECK(common::features(s, 10, nullptr, nullptr, true).bridge_sq == 4 + 9);
+  // With: removing the left 2 leaves a gap between its 1s, so only the right mass counts.
+  CHECK(common::features(s, 10, nullptr, nullptr, true, nullptr, false, false, false, true)
+            .bridge_sq == 9);
 }
 
 TEST_CASE("hanpang_eval: heights with phantom rows count the gaps") {
@@ -372,11 +429,14 @@ TEST_CASE("hanpang_eval: the fast features equal the reference twin's on random 
   for (int trial = 0; trial < 4000; ++trial) {
     const State s = random_board(rng);
     const bool bridged = trial % 2, collapsed = trial % 3 == 0, fed = trial % 5 < 3;
+    const bool pairs = trial % 4 < 2, exact = trial % 7 < 4;
     const int from = 9 + trial % 4;
     std::array<int, kRows * kCols> sa{}, sb{};
     int na = -1, nb = -1;
-    const auto a = common::features(s, from, sa.data(), &na, bridged, pot.data(), collapsed, fed);
-    const auto b = features_reference(s, from, sb.data(), &nb, bridged, pot.data(), collapsed, fed);
+    const auto a =
+        common::features(s, from, sa.data(), &na, bridged, pot.data(), collapsed, fed, pairs, exact);
+    const auto b =
+        features_reference(s, from, sb.data(), &nb, bridged, pot.data(), collapsed, fed, pairs, exact);
     INFO(s.to_text());
     CHECK(a.tiles == b.tiles);
     CHECK(a.groups == b.groups);

@@ -44,6 +44,12 @@ struct HanpangWeights {
   double colour_sq = 0.0;       // per n^2 of each colour's tile count (one dominant colour)
   double bridge_sq = 0.0;       // per m^2 of each colour's "bridged" mass: its tiles joined
                                 // through single other-coloured tiles between two of them
+  bool bridge_pairs = false;    // bridged masses also join through two other-coloured tiles
+                                // stacked between two of the colour's (removing them, one
+                                // move or two, drops the upper tile onto the lower)
+  bool bridge_exact = false;    // a horizontal bridge only where the tile above it is the
+                                // colour's too (removing the bridge drops that tile between
+                                // the two; without it they stay apart)
   double collapse_sq = 0.0;     // per n^2 of each colour's "collapsed" masses: its tiles in a
                                 // run of adjacent columns that all hold it (what would join if
                                 // every other colour's tile were removed)
@@ -218,7 +224,8 @@ inline int sampled_survivals(const hanpang::State& s, const hanpang::Group& g, i
 inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* sizes = nullptr,
                                 int* nsizes = nullptr, bool bridged = false,
                                 const double* pot = nullptr, bool collapsed = false,
-                                bool fed = false) {
+                                bool fed = false, bool bridge_pairs = false,
+                                bool bridge_exact = false) {
   using namespace hanpang;
   HanpangFeatures f;
   const u128 occ = s.occupied();
@@ -257,8 +264,16 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
     if (bridged) {
       // Other-coloured tiles with this colour on both sides (vertically or horizontally), and
       // the masses through them: this colour's tiles joined by them (two at least each).
-      const u128 bridges = others & (((p << 1) & (p >> 1)) | ((p << kLane) & (p >> kLane)));
-      const u128 within = p | bridges;
+      const u128 across = (p << kLane) & (p >> kLane) & (bridge_exact ? p >> 1 : ~u128{0});
+      u128 bridges = others & (((p << 1) & (p >> 1)) | across);
+      u128 within = p | bridges;
+      if (bridge_pairs) {
+        // The lower of two other-coloured tiles stacked between two of this colour's: heights
+        // h-1 and h+2 of the colour, h and h+1 not (h + 2 within the column: kLow13).
+        const u128 low = others & (others >> 1) & (p << 1) & (p >> 2) & detail::kLow13;
+        within |= low | (low << 1);
+        bridges |= low;
+      }
       for (u128 todo = bridges; todo;) {
         const u128 g = hanpang::detail::fill(todo & (~todo + 1), within);
         todo &= ~g;
@@ -365,7 +380,7 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
     const bool mix = w.endgame_mix != 0.0;
     const HanpangFeatures f = features(s, w.danger_from, sizes.data(), &n, mix && w.bridge_sq != 0.0,
                                        mix ? pot : nullptr, mix && w.collapse_sq != 0.0,
-                                       mix && w.feed != 0.0);
+                                       mix && w.feed != 0.0, w.bridge_pairs, w.bridge_exact);
     const int take = std::min(n, left);
     std::partial_sort(sizes.begin(), sizes.begin() + take, sizes.begin() + n, std::greater<>());
     double largest = 0;  // (not `pot`: that is the group potential table)
@@ -380,7 +395,7 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
     return (1.0 - lambda) * horizon + lambda * general(f);
   }
   return general(features(s, w.danger_from, nullptr, nullptr, w.bridge_sq != 0.0, pot,
-                          w.collapse_sq != 0.0, w.feed != 0.0));
+                          w.collapse_sq != 0.0, w.feed != 0.0, w.bridge_pairs, w.bridge_exact));
 }
 
 // A board evaluator with the group potential tabulated (any group_pow at the cost of k^2).
