@@ -91,15 +91,11 @@ common::HanpangFeatures features_reference(const State& s, int danger_from, int*
       // Other-coloured tiles with this colour on both sides (vertically or horizontally).
       u128 bridges = others & (((p << 1) & (p >> 1)) | ((p << kLane) & (p >> kLane)));
       if (bridge_exact) {
-        // Horizontal-only bridges (no tile of the colour above and below) need one above.
-        for (int c = 1; c + 1 < kCols; ++c)
+        // A bridge needs a tile of the colour above it (a vertical one has it anyway).
+        for (int c = 0; c < kCols; ++c)
           for (int h = 0; h < kRows; ++h) {
-            const auto at = [&](u128 m, int cc, int hh) {
-              return hh >= 0 && hh < kRows && (m & bit128(cell(cc, hh))) != 0;
-            };
-            const bool vertical = at(p, c, h - 1) && at(p, c, h + 1);
-            if (at(bridges, c, h) && !vertical && !at(p, c, h + 1))
-              bridges &= ~bit128(cell(c, h));
+            const u128 above = h + 1 < kRows ? bit128(cell(c, h + 1)) : 0;
+            if (!(p & above)) bridges &= ~bit128(cell(c, h));
           }
       }
       u128 within = p | bridges;
@@ -433,10 +429,10 @@ TEST_CASE("hanpang_eval: the fast features equal the reference twin's on random 
     const int from = 9 + trial % 4;
     std::array<int, kRows * kCols> sa{}, sb{};
     int na = -1, nb = -1;
-    const auto a =
-        common::features(s, from, sa.data(), &na, bridged, pot.data(), collapsed, fed, pairs, exact);
-    const auto b =
-        features_reference(s, from, sb.data(), &nb, bridged, pot.data(), collapsed, fed, pairs, exact);
+    const auto a = common::features(s, from, sa.data(), &na, bridged, pot.data(), collapsed, fed,
+                                    pairs, exact);
+    const auto b = features_reference(s, from, sb.data(), &nb, bridged, pot.data(), collapsed, fed,
+                                      pairs, exact);
     INFO(s.to_text());
     CHECK(a.tiles == b.tiles);
     CHECK(a.groups == b.groups);

@@ -262,8 +262,9 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
       f.collapse_sq += static_cast<std::int64_t>(run) * run;
     }
     if (bridged) {
-      // Other-coloured tiles with this colour on both sides (vertically or horizontally), and
-      // the masses through them: this colour's tiles joined by them (two at least each).
+      // Other-coloured tiles with this colour on both sides (vertically or horizontally; with
+      // bridge_exact, horizontally only under a tile of this colour), and the masses through
+      // them: this colour's tiles joined by them (two at least each).
       const u128 across = (p << kLane) & (p >> kLane) & (bridge_exact ? p >> 1 : ~u128{0});
       u128 bridges = others & (((p << 1) & (p >> 1)) | across);
       u128 within = p | bridges;
@@ -378,9 +379,9 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
     int n = 0;
     // One pass gives the sizes and, with endgame_mix, the general evaluation's features too.
     const bool mix = w.endgame_mix != 0.0;
-    const HanpangFeatures f = features(s, w.danger_from, sizes.data(), &n, mix && w.bridge_sq != 0.0,
-                                       mix ? pot : nullptr, mix && w.collapse_sq != 0.0,
-                                       mix && w.feed != 0.0, w.bridge_pairs, w.bridge_exact);
+    const HanpangFeatures f =
+        features(s, w.danger_from, sizes.data(), &n, mix && w.bridge_sq != 0.0, mix ? pot : nullptr,
+                 mix && w.collapse_sq != 0.0, mix && w.feed != 0.0, w.bridge_pairs, w.bridge_exact);
     const int take = std::min(n, left);
     std::partial_sort(sizes.begin(), sizes.begin() + take, sizes.begin() + n, std::greater<>());
     double largest = 0;  // (not `pot`: that is the group potential table)
