@@ -56,6 +56,9 @@ converges() {  # NAME ARGS...: a run from the start (distance 0.707) must end wi
   "$bin/tactica-agent" --config "$name/best.toml" --check > /dev/null || fail "$name/best.toml fails --check"
   grep -q "Made by tactica tune" "$name/best.toml" || fail "$name/best.toml does not say how it was made"
   grep -q "check it on other seeds: tactica" "$name.out" || fail "$name prints no check command"
+  # ... on seeds it was not tuned on (1-200 here) and clear of the report seeds (1-30, 501-600)
+  grep -Eq "check it on other seeds: .* --seeds 1001-1(100|300)( |$)" "$name.out" ||
+    fail "$name: the check command's seeds: $(grep 'check it on' "$name.out")"
 }
 
 case $part in
