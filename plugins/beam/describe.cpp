@@ -31,6 +31,9 @@ const ParamTable<HanpangConfig>& hanpang_table() {
        "are clairvoyant), phantom rows after them"},
       {"op_cycle", &C::op_cycle, 0, 1,
        "second opinion: rows in threes, a random row and its two colour cycles (stratified)"},
+      {"op_top", &C::op_top, 1, 64,
+       "second opinion: a sampled row's value is the mean of its beam's best this many lines "
+       "(fewer if fewer are left; 1: the best line's)"},
       {"op_more", &C::op_more, 0, 256,
        "second opinion: rounds of rows beyond op_samples in its last stage, each only if it "
        "should fit the soft time or the nodes left (0: off)"},
@@ -98,6 +101,10 @@ const ParamTable<HanpangConfig>& hanpang_table() {
        "eval: bridged masses also join through two other tiles stacked between the colour's"},
       {"bridge_exact", &C::w, &W::bridge_exact, 0, 1,
        "eval: a horizontal bridge only where the tile above it is the colour's (it drops between)"},
+      {"fill_sq", &C::w, &W::fill_sq, -2, 2,
+       "eval: the masses' terms (w_group_sq, w_bridge_sq, w_collapse_sq) weigh 1 + fill_sq * "
+       "(tiles - fill_mid) / 24 times as much, at least 0 (0: off)"},
+      {"fill_mid", &C::w, &W::fill_mid, 0, 120, "eval: the tile count where fill_sq changes nothing"},
       {"w_reserve_sq", &C::w, &W::reserve_sq, -1, 1,
        "eval: per n^2 of the most numerous colour's tiles (a reserve colour for one giant group)"},
       {"w_bump", &C::w, &W::bump, -100, 0,

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "tactica/game.hpp"
@@ -76,6 +77,7 @@ class Beam {
   bool pass(const G& g, M& model, const State& root, int depth, int width, SearchBudget& budget) {
     g.moves(root, roots_);
     root_best_.assign(static_cast<std::size_t>(roots_.size()), Value{});
+    judged_values_.clear();
     judged_ = false;
     int n = 1;
     cur_[0] = Node{root, model.value(root), -1};
@@ -99,6 +101,17 @@ class Beam {
   bool judged() const { return judged_; }
   // The root move of the best line of the last judged layer (the first of equals in the beam).
   int best_line_root() const { return best_line_root_; }
+  // The mean of the best k lines of the last judged layer (of all there are, if fewer).
+  double best_lines_mean(int k) const {
+    std::vector<Value>& v = top_;
+    v = judged_values_;
+    const int n = std::min(std::max(1, k), static_cast<int>(v.size()));
+    if (n == 0) return 0.0;
+    std::partial_sort(v.begin(), v.begin() + n, v.end(), std::greater<Value>());
+    double sum = 0;
+    for (int i = 0; i < n; ++i) sum += static_cast<double>(v[i]);
+    return sum / n;
+  }
   // The first root move (in roots() order) of the highest value.
   int best_root() const {
     int bi = 0;
@@ -195,6 +208,8 @@ class Beam {
       worst = std::min(worst, cur_[i].value);
     }
     best_line_root_ = cur_[bi].root;
+    judged_values_.resize(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) judged_values_[i] = cur_[i].value;
     std::vector<bool>& has = has_;
     has.assign(static_cast<std::size_t>(roots_.size()), false);
     for (int i = 0; i < n; ++i) {
@@ -224,6 +239,8 @@ class Beam {
   typename G::MoveList roots_{};
   std::vector<Value> root_best_;
   std::vector<bool> has_;
+  std::vector<Value> judged_values_;  // the last judged layer's line values
+  mutable std::vector<Value> top_;    // best_lines_mean's scratch
   std::vector<Node> cur_, next_;
   std::vector<Child> kids_;
   std::vector<int> order_;

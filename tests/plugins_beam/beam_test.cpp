@@ -10,7 +10,9 @@
 
 #include "../plugin_testing.hpp"
 #include "beam/plugin.hpp"
+#include "beam/search.hpp"
 #include "games/hanpang/eval.hpp"
+#include "games/hanpang/rows.hpp"
 #include "seed22_board.hpp"
 #include "tactica/config.hpp"
 
@@ -113,6 +115,7 @@ TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on 
                    {{"lift_layers", 3}, {"op_k", 20}, {"op_mix", 1.0}},
                    {{"op_cycle", 1}, {"op_samples", 6}},
                    {{"op_halve", 2}, {"op_k", 8}, {"op_samples", 2}},
+                   {{"op_top", 4}},
                    {{"sampled_end", 160}},
                    {{"guard", 4}},
                    {{"op_k", 0}}}) {
@@ -137,9 +140,52 @@ TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on 
   auto on = beam::make_hanpang(params(GameKind::hanpang));
   auto off = beam::make_hanpang(params(GameKind::hanpang, {{"op_k", 0}}));
   CHECK(play_hanpang(*on, 7, 50, budget(3000)) != play_hanpang(*off, 7, 50, budget(3000)));
-  // So does sequential halving (more rows for the close contenders).
+  // So does sequential halving (more rows for the close contenders), and so does valuing a row
+  // by its beam's best few lines.
   auto halve = beam::make_hanpang(params(GameKind::hanpang, {{"op_halve", 2}}));
   CHECK(play_hanpang(*halve, 7, 50, budget(3000)) != play_hanpang(*on, 7, 50, budget(3000)));
+  auto top = beam::make_hanpang(params(GameKind::hanpang, {{"op_top", 4}}));
+  CHECK(play_hanpang(*top, 7, 50, budget(3000)) != play_hanpang(*on, 7, 50, budget(3000)));
+}
+
+TEST_CASE("beam: best_lines_mean is the mean of the best lines of the judged layer (op_top)") {
+  // One layer, wide enough to keep every line: the lines are the distinct boards after each
+  // group and a phantom row, valued by the evaluation, worked out here the slow way.
+  const plugins::common::HanpangEval eval(plugins::common::beam_weights());
+  plugins::common::RowWorld world(eval, 0);
+  world.future(nullptr, 0, 0);
+  for (std::uint64_t seed : {3, 8, 21}) {
+    const hanpang::State s = testing::rows_board(seed, 10);
+    hanpang::GroupList gl;
+    s.groups(gl);
+    std::vector<std::pair<std::uint64_t, double>> lines;
+    for (int i = 0; i < gl.size(); ++i) {
+      hanpang::State c = s;
+      c.remove(gl[i].cells);
+      plugins::common::push_phantom_row(c);
+      const std::uint64_t key = HanpangGame{}.key(c);
+      if (std::none_of(lines.begin(), lines.end(), [&](const auto& l) { return l.first == key; }))
+        lines.emplace_back(key, eval(c));
+    }
+    std::vector<double> v;
+    for (const auto& l : lines) v.push_back(l.second);
+    std::sort(v.rbegin(), v.rend());
+    REQUIRE(v.size() >= 5);
+    beam::Beam<HanpangGame, plugins::common::RowWorld> b(1000, hanpang::kRows * hanpang::kCols);
+    const SearchLimits lim = budget(std::uint64_t{1} << 40);
+    SearchBudget nodes(lim, 256);
+    REQUIRE(b.pass(HanpangGame{}, world, s, 1, 1000, nodes));
+    CHECK(b.best_lines_mean(1) ==
+          *std::max_element(b.root_values().begin(), b.root_values().end()));
+    for (int k : {1, 2, 5}) {
+      double sum = 0;
+      for (int i = 0; i < k; ++i) sum += v[i];
+      CHECK(b.best_lines_mean(k) == doctest::Approx(sum / k));
+    }
+    double all = 0;
+    for (double x : v) all += x;
+    CHECK(b.best_lines_mean(100000) == doctest::Approx(all / static_cast<double>(v.size())));
+  }
 }
 
 TEST_CASE("beam hanpang: op_more spends the nodes the opinion's plan leaves, and no more") {

@@ -267,6 +267,34 @@ TEST_CASE("hanpang_eval: ordering of values") {
  }
 }
 
+TEST_CASE("hanpang_eval: fill_sq scales the masses' terms by how full the board is") {
+  common::HanpangWeights w = common::beam_weights();
+  w.collapse_sq = 0.05;
+  State s = board(
+      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
+      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n11221122\n");
+  for (int i = 0; i < 11; ++i) s.push_row(Row::from_index(i * 7 % kNumRows));
+  const auto f = common::features(s, w.danger_from, nullptr, nullptr, true, nullptr, true);
+  REQUIRE(f.tiles == 96);
+  const double masses = w.group_sq * static_cast<double>(f.sum_sq) +
+                        w.bridge_sq * static_cast<double>(f.bridge_sq) +
+                        w.collapse_sq * static_cast<double>(f.collapse_sq);
+  REQUIRE(masses > 0);
+  const double off = common::evaluate(s, w);
+  // fill_mid at the board's 96 tiles: no change, whatever fill_sq.
+  w.fill_sq = 0.5;
+  CHECK(common::evaluate(s, w) == doctest::Approx(off));
+  // 12 tiles above the mid: (1 + 0.5 * 12 / 24) = 1.25 times the masses.
+  w.fill_mid = 84;
+  CHECK(common::evaluate(s, w) == doctest::Approx(off + 0.25 * masses));
+  // Below it, less; never below nothing.
+  w.fill_mid = 108;
+  CHECK(common::evaluate(s, w) == doctest::Approx(off - 0.25 * masses));
+  w.fill_sq = 2.0;
+  w.fill_mid = 120;
+  CHECK(common::evaluate(s, w) == doctest::Approx(off - masses));
+}
+
 TEST_CASE("hanpang_eval: playout policies return tiles and avoid overflow") {
   Rng rng(7);
   RowSource rows(3);

@@ -69,6 +69,10 @@ struct HanpangWeights {
                                 // points (they are kept; only the actions left are lost) instead
                                 // of the overflow penalty (0: off, every overflow before
                                 // action 200 is penalised)
+  double fill_sq = 0.0;         // the masses' terms (group_sq, bridge_sq, collapse_sq) weigh
+                                // 1 + fill_sq * (tiles - fill_mid) / 24 times as much (at least
+                                // 0): what a mass is worth against how full the board is
+  int fill_mid = 96;            // the tile count where fill_sq changes nothing
   bool operator==(const HanpangWeights&) const = default;
 };
 
@@ -364,9 +368,12 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
   // The general evaluation of f (features with every term the weights ask for).
   const auto general = [&](const HanpangFeatures& f) {
     const double group_pot = pot ? f.sum_pot : w.group_sq * static_cast<double>(f.sum_sq);
-    return score + group_pot + w.colour_sq * static_cast<double>(f.colour_sq) +
-           w.bridge_sq * static_cast<double>(f.bridge_sq) +
-           w.collapse_sq * static_cast<double>(f.collapse_sq) +
+    // (m is exactly 1 with fill_sq 0: the same sums, rounded the same, as without the term.)
+    const double m =
+        w.fill_sq == 0.0 ? 1.0 : std::max(0.0, 1.0 + w.fill_sq * (f.tiles - w.fill_mid) / 24.0);
+    return score + m * group_pot + w.colour_sq * static_cast<double>(f.colour_sq) +
+           m * w.bridge_sq * static_cast<double>(f.bridge_sq) +
+           m * w.collapse_sq * static_cast<double>(f.collapse_sq) +
            w.max_sq * static_cast<double>(f.max_group) * f.max_group + w.group_lin * f.in_groups +
            w.singleton * f.singletons + w.group * f.groups + w.vgap * f.vgaps + w.hgap * f.hgaps +
            w.tile * f.tiles + w.danger * f.danger + w.reserve_sq * static_cast<double>(f.reserve_sq) +
