@@ -104,7 +104,8 @@ const ParamTable<HanpangConfig>& hanpang_table() {
       {"fill_sq", &C::w, &W::fill_sq, -2, 2,
        "eval: the masses' terms (w_group_sq, w_bridge_sq, w_collapse_sq) weigh 1 + fill_sq * "
        "(tiles - fill_mid) / 24 times as much, at least 0 (0: off)"},
-      {"fill_mid", &C::w, &W::fill_mid, 0, 120, "eval: the tile count where fill_sq changes nothing"},
+      {"fill_mid", &C::w, &W::fill_mid, 0, 120,
+       "eval: the tile count where fill_sq changes nothing"},
       {"w_reserve_sq", &C::w, &W::reserve_sq, -1, 1,
        "eval: per n^2 of the most numerous colour's tiles (a reserve colour for one giant group)"},
       {"w_bump", &C::w, &W::bump, -100, 0,

@@ -29,8 +29,8 @@ struct HanpangConfig {
                         // roots (at least two) with op_samples more rows (sequential halving)
   int op_rows = 1;      // sampled rows in the second opinion (beyond them: phantom rows), 1..5
   bool op_cycle = false;  // second opinion: rows in threes, colours cycled (stratified)
-  int op_top = 1;       // second opinion: a row's value is the mean of its beam's best this many
-                        // lines (1: the best line's)
+  int op_top = 1;         // second opinion: a row's value is the mean of its beam's best this many
+                          // lines (1: the best line's)
   int op_more = 0;      // second opinion: rounds beyond op_samples in its last stage, each only
                         // if it fits the soft time (or the nodes left)
   double op_over = 1.0;  // on the clock: a round starts only if it should end before this many

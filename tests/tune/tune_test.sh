@@ -124,7 +124,7 @@ resume)
   "$tactica" tune --agent "$cfg/synth-hanpang.toml" -p x --seeds 1-50 -n 400 -o busy --no-progress \
     > /dev/null 2>&1 &
   pid=$!
-  sleep 0.3
+  for _ in $(seq 100); do [[ -s busy/run.json ]] && break; sleep 0.1; done  # it has begun
   "$tactica" tune --resume busy > busy.out 2>&1 && status=0 || status=$?
   kill -TERM "$pid"; wait "$pid" || true
   [[ $status -eq 2 ]] || fail "a second run on a busy directory exited $status"
@@ -176,7 +176,11 @@ bad)
   [[ $s -eq 2 && $out == *"drop --param"* ]] || fail "resume with options: $s $out"
   cp "$H" edited.toml
   "$tactica" tune --agent edited.toml -p x --seeds 1-4 --batch 2 -n 2 -o edit --no-progress > /dev/null 2>&1 &
-  pid=$!; sleep 0.2; kill -TERM $pid 2>/dev/null || true; wait $pid || true
+  # Stop it once it has begun (run.json written; on a loaded machine that takes more than a
+  # moment), then edit the config it was started from.
+  pid=$!
+  for _ in $(seq 100); do [[ -s edit/run.json ]] && break; sleep 0.1; done
+  kill -TERM $pid 2>/dev/null || true; wait $pid || true
   echo "# edited" >> edited.toml
   out=$("$tactica" tune --resume edit 2>&1) && s=0 || s=$?
   [[ $s -eq 2 && $out == *"changed since this run began"* ]] || fail "edited config: $s $out"
