@@ -235,9 +235,7 @@ class BeamHanpang final : public HanpangStrategy {
           } else {
             ok = beam_.pass(game_, world, c, depth2, width, budget);
             if (!ok) break;
-            op_val_[j] = cfg_.op_top > 1 ? beam_.best_lines_mean(cfg_.op_top)
-                                         : *std::max_element(beam_.root_values().begin(),
-                                                             beam_.root_values().end());
+            op_val_[j] = beam_.best_lines_mean(cfg_.op_top);  // op_top 1: the best line's
           }
         }
         if (!ok) break;

@@ -101,10 +101,10 @@ class Beam {
   bool judged() const { return judged_; }
   // The root move of the best line of the last judged layer (the first of equals in the beam).
   int best_line_root() const { return best_line_root_; }
-  // The mean of the best k lines of the last judged layer (of all there are, if fewer).
-  double best_lines_mean(int k) const {
-    std::vector<Value>& v = top_;
-    v = judged_values_;
+  // The mean of the best k lines of the last judged layer (of all there are, if fewer; 0 if the
+  // pass judged none, as root_values() then are). Reorders the layer's values, nothing else.
+  double best_lines_mean(int k) {
+    std::vector<Value>& v = judged_values_;
     const int n = std::min(std::max(1, k), static_cast<int>(v.size()));
     if (n == 0) return 0.0;
     std::partial_sort(v.begin(), v.begin() + n, v.end(), std::greater<Value>());
@@ -239,8 +239,7 @@ class Beam {
   typename G::MoveList roots_{};
   std::vector<Value> root_best_;
   std::vector<bool> has_;
-  std::vector<Value> judged_values_;  // the last judged layer's line values
-  mutable std::vector<Value> top_;    // best_lines_mean's scratch
+  std::vector<Value> judged_values_;  // the last judged layer's line values (in any order)
   std::vector<Node> cur_, next_;
   std::vector<Child> kids_;
   std::vector<int> order_;
