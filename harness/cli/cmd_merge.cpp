@@ -1,5 +1,7 @@
 // cmd_merge.cpp — `tactica merge`: joins results files (shards of one run, or runs to pool) into
-// one report and, with --out, one file. A game found twice is counted once.
+// one report and, with --out, one file. A game found twice is counted once. With --runs, Hanpang
+// files of separate runs (a reference benched once, candidates benched later on the same seeds)
+// are compared as one bench: paired by seed against the first file's first agent.
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -17,6 +19,7 @@ namespace {
 struct MergeOptions {
   std::vector<std::string> files, sprt;
   std::string out, plot;
+  bool runs = false;
 };
 
 // Agents in the order of their recorded index, then of first appearance.
@@ -67,7 +70,40 @@ int run_merge(const MergeOptions& o, bool sprt_given) {
   std::vector<nlohmann::json>* kept = nullptr;
   harness::BenchSet bench;
   harness::TourneySet tourney;
-  if (game == "hanpang") {
+  if (o.runs && game != "hanpang")
+    throw harness::RunError(
+        "--runs compares Hanpang bench runs; an Icebreaking tourney pairs games by sides: play "
+        "every agent in one tourney (or merge tourneys of the same agents, without --runs)");
+  if (o.runs && keep)
+    throw harness::RunError(
+        "--out joins the shards of one run; runs compared with --runs keep their own files (drop "
+        "--out, or merge each run's shards first)");
+  if (game == "hanpang" && o.runs) {
+    // Each file one run (its own indices checked), every label in one file only: two runs that
+    // both say "submit" could not be told apart, and their games would be mixed.
+    std::map<std::string, std::string> file_of;  // label -> the file it was first seen in
+    std::vector<std::pair<int, std::string>> seen;
+    for (std::size_t i = 0; i < o.files.size(); ++i) {
+      harness::BenchSet one;
+      if (auto note = one.add_file(o.files[i]).torn_note(o.files[i]); !note.empty())
+        notes.push_back(note);
+      one.check_indices();
+      for (const auto& r : one.records) {
+        const auto [it, fresh] = file_of.try_emplace(r.agent, o.files[i]);
+        if (!fresh && it->second != o.files[i])
+          throw harness::RunError(
+              harness::printable(o.files[i]) + ": agent '" + r.agent + "' is also in " +
+              harness::printable(it->second) +
+              ": runs compared with --runs need labels of their own (tactica bench --label)");
+        // File order first, then each run's own order.
+        seen.push_back({static_cast<int>(i) * 65536 + std::max(0, r.agent_index), r.agent});
+      }
+      bench.add_file(o.files[i]);
+    }
+    report = report::bench_report(bench.records, order_agents(seen));
+    if (!o.plot.empty()) report::write_bench_plot(o.plot, bench.records);
+    duplicates = bench.duplicates;
+  } else if (game == "hanpang") {
     for (const auto& f : o.files)
       if (auto note = bench.add_file(f, keep).torn_note(f); !note.empty()) notes.push_back(note);
     bench.check_indices();
@@ -123,6 +159,10 @@ void register_merge(CLI::App& app, Context& ctx) {
       ->check(CLI::ExistingFile);
   m->add_option("-o,--out", o->out, "also write the joined results to this new file");
   m->add_option("--plot", o->plot, "also draw the joined results as an SVG file (docs/VIEWER.md)");
+  m->add_flag("--runs", o->runs,
+              "Hanpang: the files are separate runs on the same seeds (a reference, then "
+              "candidates benched one at a time): one report, paired by seed against the first "
+              "file's first agent; each label must be in one file only (bench --label)");
   auto* sprt =
       m->add_option("--sprt", o->sprt, "show the SPRT state: elo0=0 elo1=10 alpha=0.05 beta=0.05")
           ->expected(1, 4);

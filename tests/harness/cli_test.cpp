@@ -255,6 +255,60 @@ TEST_CASE("bench: results file, report, resume, shards and merge") {
   CHECK(bench_row(r.out, "good") == good_row);
 }
 
+TEST_CASE("merge --runs: separate bench runs on the same seeds, compared as one") {
+  // A reference run, then a candidate benched alone later (what A/B work on a node budget does).
+  const auto ref = path("runs-ref.jsonl"), cand = path("runs-cand.jsonl");
+  const auto clash = path("runs-clash.jsonl"), both = path("runs-both.jsonl");
+  CHECK(run_tactica("bench --agent " + agent_cmd("hanpang") +
+                    " --label good --seeds 1-3 --no-progress --out " + ref)
+            .code == 0);
+  CHECK(run_tactica("bench --agent " + agent_cmd("hanpang", "--fault garbage --after 10") +
+                    " --label weak --seeds 2-4 --no-progress --out " + cand)
+            .code == 0);
+  // The report of one bench of both on the seeds they share (2 and 3).
+  CHECK(run_tactica("bench " + good_and_weak() + " --seeds 2-3 --no-progress --out " + both).code ==
+        0);
+  auto r = run_tactica("merge --runs " + ref + " " + cand);
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "paired difference against good"));
+  const auto diff_row = [](const std::string& out) {
+    const auto at = out.find("\nweak ", out.find("paired difference"));
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at + 1) - at);
+  };
+  CHECK(!diff_row(r.out).empty());
+  CHECK(diff_row(r.out) == diff_row(run_tactica("merge " + both).out));
+  CHECK(contains(bench_row(r.out, "good"), " 3 "));  // every game of each run is in its row
+  CHECK(contains(bench_row(r.out, "weak"), " 3 "));
+  // The order of the files sets the reference.
+  r = run_tactica("merge --runs " + cand + " " + ref);
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "paired difference against weak"));
+  // Without --runs they are not one run.
+  r = run_tactica("merge " + ref + " " + cand);
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "not results of one run"));
+  // A label in two runs could not be told apart.
+  CHECK(run_tactica("bench --agent " + agent_cmd("hanpang", "--fault garbage --after 10") +
+                    " --label good --seeds 1-3 --no-progress --out " + clash)
+            .code == 0);
+  r = run_tactica("merge --runs " + ref + " " + clash);
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "agent 'good' is also in"));
+  CHECK(contains(r.err, "--label"));
+  // --out is for the shards of one run; Icebreaking tourneys are not paired by seed alone.
+  r = run_tactica("merge --runs " + ref + " " + cand + " --out " + path("runs-out.jsonl"));
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "--out"));
+  CHECK(!fs::exists(path("runs-out.jsonl")));
+  const auto ice = path("runs-ice.jsonl");
+  CHECK(run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --label a --agent " +
+                    agent_cmd("icebreaking") + " --label b --seeds 1 --no-progress --out " + ice)
+            .code == 0);
+  r = run_tactica("merge --runs " + ice);
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "Hanpang"));
+}
+
 TEST_CASE("tourney: two agents with pentanomial pairs, three with ratings") {
   const auto out2 = path("t2.jsonl");
   auto r = run_tactica("tourney --agent " + agent_cmd("icebreaking") + " --label a --agent " +
