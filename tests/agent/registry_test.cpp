@@ -5,6 +5,7 @@
 #include "tactica/registry.hpp"
 
 #include <doctest/doctest.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,7 +81,9 @@ std::string slurp(int fd) {
 }
 
 // run_agent_main<HanpangSession> in a child whose stdin holds `input`, as a fused main.cpp calls
-// it.
+// it. Stdin is closed once the child has said nothing for 500 ms (at most 5 s): end of input while
+// the strategy thinks ends the run without a reply (the judge's kill), and on a loaded machine a
+// think can outlast the agent's 5 ms look at its input.
 Run run_main(const StrategyRegistry& registry, const EmbeddedConfig& config,
              std::vector<std::string> args, const std::string& input) {
   int in[2], out[2], err[2];
@@ -88,13 +91,12 @@ Run run_main(const StrategyRegistry& registry, const EmbeddedConfig& config,
   REQUIRE(pipe(out) == 0);
   REQUIRE(pipe(err) == 0);
   REQUIRE(write(in[1], input.data(), input.size()) == static_cast<ssize_t>(input.size()));
-  close(in[1]);
   std::fflush(nullptr);
   const pid_t pid = fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
     dup2(in[0], 0), dup2(out[1], 1), dup2(err[1], 2);
-    for (int fd : {in[0], out[0], out[1], err[0], err[1]}) close(fd);
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) close(fd);
     std::vector<char*> argv{const_cast<char*>("agent")};
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -105,7 +107,16 @@ Run run_main(const StrategyRegistry& registry, const EmbeddedConfig& config,
   }
   close(in[0]), close(out[1]), close(err[1]);
   Run r;
-  r.out = slurp(out[0]);  // the outputs are far below a pipe's buffer: no deadlock
+  char buf[4096];
+  for (int waited = 0; waited < 5000; waited += 500) {
+    pollfd p{out[0], POLLIN, 0};
+    if (poll(&p, 1, 500) <= 0) break;
+    const ssize_t n = read(out[0], buf, sizeof buf);
+    if (n <= 0) break;
+    r.out.append(buf, static_cast<std::size_t>(n));
+  }
+  close(in[1]);
+  r.out += slurp(out[0]);  // the outputs are far below a pipe's buffer: no deadlock
   r.err = slurp(err[0]);
   int ws = 0;
   REQUIRE(waitpid(pid, &ws, 0) == pid);
