@@ -81,6 +81,8 @@ int run_merge(const MergeOptions& o, bool sprt_given) {
   if (game == "hanpang" && o.runs) {
     // Each file one run (its own indices checked), every label in one file only: two runs that
     // both say "submit" could not be told apart, and their games would be mixed.
+    // (With every label in one file, no game of one file can meet a game of another: the runs'
+    // records are simply put together, each file read once.)
     std::map<std::string, std::string> file_of;  // label -> the file it was first seen in
     std::vector<std::pair<int, std::string>> seen;
     for (std::size_t i = 0; i < o.files.size(); ++i) {
@@ -88,7 +90,8 @@ int run_merge(const MergeOptions& o, bool sprt_given) {
       if (auto note = one.add_file(o.files[i]).torn_note(o.files[i]); !note.empty())
         notes.push_back(note);
       one.check_indices();
-      for (const auto& r : one.records) {
+      duplicates += one.duplicates;
+      for (auto& r : one.records) {
         const auto [it, fresh] = file_of.try_emplace(r.agent, o.files[i]);
         if (!fresh && it->second != o.files[i])
           throw harness::RunError(
@@ -97,12 +100,11 @@ int run_merge(const MergeOptions& o, bool sprt_given) {
               ": runs compared with --runs need labels of their own (tactica bench --label)");
         // File order first, then each run's own order.
         seen.push_back({static_cast<int>(i) * 65536 + std::max(0, r.agent_index), r.agent});
+        bench.records.push_back(std::move(r));
       }
-      bench.add_file(o.files[i]);
     }
     report = report::bench_report(bench.records, order_agents(seen));
     if (!o.plot.empty()) report::write_bench_plot(o.plot, bench.records);
-    duplicates = bench.duplicates;
   } else if (game == "hanpang") {
     for (const auto& f : o.files)
       if (auto note = bench.add_file(f, keep).torn_note(f); !note.empty()) notes.push_back(note);
