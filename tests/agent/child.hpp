@@ -194,20 +194,30 @@ class Child {
   double exit_ms_ = 0;
 };
 
-// Runs a program to its end on the given input: exit status, stdout, stderr.
+// Runs a program to its end on the given input: exit status, stdout, stderr. With settle_ms > 0,
+// stdin stays open until the program has printed no line for settle_ms (at most 5 s): an agent
+// ends its run without a reply when input ends while its strategy thinks (the judge's kill), and
+// on a loaded machine a think can outlast the agent's 5 ms look at its input, so closing at once
+// would make the replies depend on the load.
 struct RunResult {
   int status = -1;
   std::string out, err;
 };
 inline RunResult run(const std::vector<std::string>& argv, const std::string& input = {},
-                     double timeout_ms = 10000, const std::vector<std::string>& env = {}) {
+                     double timeout_ms = 10000, const std::vector<std::string>& env = {},
+                     double settle_ms = 0) {
   Child c(argv, env);
   c.send(input);
-  c.close_stdin();
   RunResult r;
+  for (const auto t = Clock::now(); settle_ms > 0 && ms_since(t) < 5000;) {
+    const auto line = c.read_line(settle_ms);
+    if (!line) break;
+    r.out += *line + "\n";
+  }
+  c.close_stdin();
   const auto st = c.wait(timeout_ms);
   r.status = st ? *st : -1;
-  r.out = c.read_all(100);
+  r.out += c.read_all(100);
   r.err = c.err();
   return r;
 }

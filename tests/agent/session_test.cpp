@@ -17,28 +17,13 @@ const std::regex kPang("PANG (1[0-5]|[1-9]) [1-8]");
 const std::regex kMove("MOVE [0-8] [0-8]");
 
 // Runs the agent on a whole input and checks that stdout holds protocol lines only. With
-// `settle`, stdin stays open until the agent has said nothing for 500 ms (at most 5 s): end of
-// input while the strategy thinks ends the run without a reply (the judge's kill), and on a
-// loaded machine a think can outlast the agent's 5 ms look at its input, so closing at once would
-// make the replies depend on the load. Without it (the cut scripts), input ends at once.
+// `settle`, stdin stays open until the agent has been quiet for 500 ms (child.hpp's run: replies
+// then do not depend on the machine's load); without it (the cut scripts), input ends at once.
 RunResult run_script(const std::string& game, const std::string& input, int mode = 0,
                      const std::vector<std::string>& extra = {}, bool settle = true) {
   TempDir dir;
   const auto cfg = dir.write(game + ".toml", testplug_config(game, mode));
-  RunResult r;
-  Child c(agent_args(cfg, extra));
-  c.send(input);
-  std::string out;
-  for (const auto t = Clock::now(); settle && ms_since(t) < 5000;) {
-    const auto line = c.read_line(500);
-    if (!line) break;
-    out += *line + "\n";
-  }
-  c.close_stdin();
-  const auto st = c.wait(10000);
-  r.status = st ? *st : -1;
-  r.out = out + c.read_all(100);
-  r.err = c.err();
+  RunResult r = run(agent_args(cfg, extra), input, 10000, {}, settle ? 500 : 0);
   for (const auto& line : lines_of(r.out)) {
     CAPTURE(line);
     const bool ok = game == "hanpang" ? (line == "READY" || std::regex_match(line, kPang))
