@@ -111,12 +111,13 @@ def main():
             k, b = len(m["group"]), m["before"]
             if k < a.big:
                 continue
-            cashes.append((k, tiles(b), tallest(b)))
+            on_board = tiles(b)
+            cashes.append((k, on_board, tallest(b)))
             if k >= a.mass and len(moves) - i > 20:
                 colour = b[m["group"][0][0] - 1][m["group"][0][1] - 1]
                 same = sum(row.count(colour) for row in b)
                 rest = [n for n, c in groups(b) if not (n == k and c == colour)]
-                masses.append((same, tiles(b) - same, max(rest, default=0)))
+                masses.append((same, on_board - same, max(rest, default=0)))
         if moves:
             after = moves[-1].get("after")
             left.append(tiles(after) if isinstance(after, list) else tiles(moves[-1]["before"]))
