@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <string>
 
 #include "tactica/bitboard.hpp"
 #include "tactica/rng.hpp"
@@ -25,6 +26,23 @@ u128 random_set(Rng& rng) {
 template <int Stride>
 u128 plain_neighbours(u128 s) {
   return (s << 1) | (s >> 1) | (s << Stride) | (s >> Stride);
+}
+
+// The count at compile time takes the portable path (no instruction in a constant expression).
+static_assert(popcount(0) == 0 && popcount(bit128(0) | bit128(63) | bit128(64) | bit128(127)) == 4);
+
+TEST_CASE("bitboard: popcount uses the popcnt instruction exactly where the processor has it") {
+#if defined(TACTICA_POPCNT_DISPATCH)
+  CHECK(detail::has_popcnt == (__builtin_cpu_supports("popcnt") != 0));
+  MESSAGE((std::string("popcount: ") + (detail::has_popcnt ? "popcnt instruction" : "portable count")));
+#elif defined(__POPCNT__)
+  MESSAGE("popcount: popcnt instruction (built with -mpopcnt)");
+#else
+  MESSAGE("popcount: portable count");
+#endif
+  // Either way the counts below (and the next test's) are std::popcount's.
+  const volatile std::uint64_t lo = 0xF0F0F0F0F0F0F0F0ULL, hi = 0x8000000000000001ULL;
+  CHECK(popcount((u128{hi} << 64) | lo) == 34);
 }
 
 TEST_CASE("bitboard: popcount, lowest_bit and pop_lowest match their definitions") {

@@ -54,10 +54,7 @@ class State {
     const u128 b = bit128(c);
     return (planes[0] & b) ? 1 : (planes[1] & b) ? 2 : (planes[2] & b) ? 3 : 0;
   }
-  int height(int col) const {
-    const auto lane = static_cast<std::uint32_t>(occupied() >> (col * kLane)) & 0xFFFF;
-    return std::popcount(lane);
-  }
+  int height(int col) const { return popcount((occupied() >> (col * kLane)) & 0xFFFF); }
   int max_height() const {
     int h = 0;
     for (int c = 0; c < kCols; ++c) h = std::max(h, height(c));
