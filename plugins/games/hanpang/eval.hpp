@@ -126,14 +126,24 @@ inline constexpr u128 kHeightsBelow(int top) {  // heights 0..top-1 of every col
 }
 inline constexpr u128 kLow13 = kHeightsBelow(hanpang::kRows - 2);  // a cell two above exists
 
-// The number of set bits of each 16-bit lane of x, in the low byte of that lane.
-inline constexpr std::uint64_t lane_counts(std::uint64_t x) {
-  x = x - ((x >> 1) & 0x5555555555555555ULL);
-  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-  return (x + (x >> 8)) & 0x00FF00FF00FF00FFULL;
+// Bit i (i < 4) set where 16-bit lane i of x holds a tile. Bit 15 of every lane is empty (the
+// guard), so adding 0x7FFF to a lane carries into its bit 15 exactly when the lane is non-zero,
+// and never out of it; the multiply then gathers the four bits 0, 16, 32, 48 at 48..51 (the
+// other products land at bits 3-35 or beyond 63, each alone, so nothing carries into them).
+inline constexpr unsigned lanes_held(std::uint64_t x) {
+  const std::uint64_t nz = ((x + 0x7FFF'7FFF'7FFF'7FFFULL) & 0x8000'8000'8000'8000ULL) >> 15;
+  return static_cast<unsigned>((nz * ((1ULL << 48) | (1ULL << 33) | (1ULL << 18) | (1ULL << 3))) >>
+                               48) &
+         0xFu;
 }
-static_assert(lane_counts(0xFFFF'0001'7FFF'0000ULL) == 0x0010'0001'000F'0000ULL);
+static_assert(lanes_held(0x0000'0001'7FFF'0000ULL) == 0b0110);
+static_assert(lanes_held(0x4000'0000'0000'0001ULL) == 0b1001 && lanes_held(0) == 0);
+
+// The columns (bit c: column c) where the set p holds a tile.
+inline constexpr unsigned columns_held(u128 p) {
+  return lanes_held(static_cast<std::uint64_t>(p)) |
+         lanes_held(static_cast<std::uint64_t>(p >> 64)) << 4;
+}
 
 }  // namespace detail
 
@@ -249,21 +259,21 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
     f.hgaps += popcount(p & (p >> (2 * kLane)) & (others >> kLane));
     if (collapsed) {
       // Runs of adjacent columns that hold this colour: with every other colour removed, their
-      // tiles would fall to the bottom and form one group. Every column's tile count at once
-      // (a popcount per 16-bit lane, in the lane's low byte), then read column by column.
-      const std::uint64_t counts[2] = {detail::lane_counts(static_cast<std::uint64_t>(p)),
-                                       detail::lane_counts(static_cast<std::uint64_t>(p >> 64))};
-      int run = 0;
-      for (int c = 0; c < kCols; ++c) {
-        const int n = static_cast<int>((counts[c / 4] >> (kLane * (c % 4))) & 0xFF);
-        if (n) {
-          run += n;
-        } else {
-          f.collapse_sq += static_cast<std::int64_t>(run) * run;
-          run = 0;
+      // tiles would fall to the bottom and form one group. Usually every column holds it: one
+      // run of all its tiles; else a popcount of the colour's tiles in each run's columns.
+      const unsigned held = detail::columns_held(p);
+      if (held == (1u << kCols) - 1) {
+        f.collapse_sq += static_cast<std::int64_t>(np) * np;
+      } else {
+        for (unsigned rest = held; rest;) {
+          const int first = std::countr_zero(rest);
+          const int len = std::countr_one(rest >> first);
+          const u128 lanes = (~u128{0} >> (128 - kLane * len)) << (kLane * first);
+          const int n = popcount(p & lanes);
+          f.collapse_sq += static_cast<std::int64_t>(n) * n;
+          rest &= ~(((1u << len) - 1) << first);
         }
       }
-      f.collapse_sq += static_cast<std::int64_t>(run) * run;
     }
     if (bridged) {
       // Other-coloured tiles with this colour on both sides (vertically or horizontally; with
@@ -390,7 +400,9 @@ inline double evaluate_with(const hanpang::State& s, const HanpangWeights& w, co
         features(s, w.danger_from, sizes.data(), &n, mix && w.bridge_sq != 0.0, mix ? pot : nullptr,
                  mix && w.collapse_sq != 0.0, mix && w.feed != 0.0, w.bridge_pairs, w.bridge_exact);
     const int take = std::min(n, left);
-    std::partial_sort(sizes.begin(), sizes.begin() + take, sizes.begin() + n, std::greater<>());
+    // The largest `take` first, in any order (a sum of whole numbers: the order changes nothing).
+    if (take < n)
+      std::nth_element(sizes.begin(), sizes.begin() + take, sizes.begin() + n, std::greater<>());
     double largest = 0;  // (not `pot`: that is the group potential table)
     for (int i = 0; i < take; ++i) largest += static_cast<double>(sizes[i]) * sizes[i];
     // The closer the end, the surer the potential: blend from the general weight to 1.
