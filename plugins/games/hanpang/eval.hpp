@@ -142,7 +142,7 @@ static_assert(lanes_held(0x4000'0000'0000'0001ULL) == 0b1001 && lanes_held(0) ==
 // The columns (bit c: column c) where the set p holds a tile.
 inline constexpr unsigned columns_held(u128 p) {
   return lanes_held(static_cast<std::uint64_t>(p)) |
-         lanes_held(static_cast<std::uint64_t>(p >> 64)) << 4;
+         (lanes_held(static_cast<std::uint64_t>(p >> 64)) << 4);
 }
 
 }  // namespace detail
