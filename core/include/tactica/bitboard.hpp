@@ -1,5 +1,6 @@
 // bitboard.hpp — 128-bit cell sets and the primitives both games build on.
-// Standard library only (plus GCC/Clang's unsigned __int128): this header goes into submissions.
+// Standard library only (plus GCC/Clang's unsigned __int128 and, on x86-64, their processor check
+// and an inline popcnt): this header goes into submissions.
 #pragma once
 
 #include <bit>
