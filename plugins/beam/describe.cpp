@@ -45,6 +45,10 @@ const ParamTable<HanpangConfig>& hanpang_table() {
        "rows after them"},
       {"lift_layers", &C::lift_layers, 0, 50,
        "phantom rows lift the board only in the first this many layers of a search (0: all)"},
+      {"skip_singles", &C::skip_singles, 0, 50,
+       "from our this-many-th move after the decision on (1: the second), searches leave out "
+       "single tiles whose removal adds no same-coloured neighbour pair, unless their column is "
+       "above danger_from (0: off)"},
       {"sampled_end", &C::sampled_end, 0, 200,
        "phantom mode: with this many actions left or fewer, search sampled futures instead (as "
        "phantom = 0; 0: never)"},

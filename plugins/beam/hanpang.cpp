@@ -69,7 +69,7 @@ class BeamHanpang final : public HanpangStrategy {
     // The budget is honoured at multiples of 256 nodes, where the deadline is read too.
     const SearchLimits lim = budget_in_quanta(limits, 256);
     SearchBudget budget(lim, 256);
-    RowWorld world(eval_, cfg_.lift_layers);
+    RowWorld world(eval_, cfg_.lift_layers, cfg_.skip_singles);
 
     Rng rng(seed_ * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(s.actions) * 7919 + 1);
     const int depth = std::max(1, std::min(cfg_.depth, kMaxActions - s.actions));

@@ -38,6 +38,8 @@ struct HanpangConfig {
   int main_rows = 0;    // phantom mode: sampled rows (one future) after the first moves of the
                         // main search, phantom rows after them
   int lift_layers = 0;  // phantom rows lift the board only in the first this many layers (0: all)
+  int skip_singles = 0;  // from our this-many-th move after the decision on (1: the second), the
+                         // searches leave out single tiles whose removal joins nothing (0: off)
   int sampled_end = 0;  // phantom mode: with this many actions left or fewer, sampled futures
                         // instead (as phantom = false; 0: never)
   // On the clock: the soft time is turned into nodes at the measured rate times this, for both

@@ -30,7 +30,9 @@ namespace tactica::plugins::beam {
 // `hopeless(top)` says a layer whose best line has value top has only lost lines. kIndexTies:
 // children of equal value rank by the order they were made (and the whole layer is ranked when
 // its best 2 * width hold too many duplicates); otherwise only the best 2 * width are ranked, in
-// std::partial_sort's order (what the tuned Hanpang configs were measured with).
+// std::partial_sort's order (what the tuned Hanpang configs were measured with). A model may also
+// have `skip(s, move, layer)`: the moves of s in that layer the pass does not make (a state whose
+// moves it would all leave out keeps them all).
 template <class M, class G>
 concept BeamModel = Game<G> && requires(M& m, const M& cm, typename G::State& s,
                                         const typename G::State& cs, const typename M::Reply& r,
@@ -151,12 +153,20 @@ class Beam {
       }
       any_open = true;
       g.moves(par.st, ml);
-      for (int j = 0; j < ml.size(); ++j) {
-        State q = par.st;
-        g.apply(q, ml[j]);
-        const auto reply = model.world(q, d);
-        kids_[m++] = Child{model.key(q), i, false, static_cast<Value>(model.value(q)), ml[j], reply};
-        if (budget.count()) return -1;
+      const int first = m;
+      for (int pass = 0; pass < 2 && m == first; ++pass) {
+        // Pass 0 leaves out the moves the model skips; pass 1 (all of them were) takes every one.
+        for (int j = 0; j < ml.size(); ++j) {
+          if constexpr (requires { model.skip(par.st, ml[j], d); })
+            if (pass == 0 && model.skip(par.st, ml[j], d)) continue;
+          State q = par.st;
+          g.apply(q, ml[j]);
+          const auto reply = model.world(q, d);
+          kids_[m++] =
+              Child{model.key(q), i, false, static_cast<Value>(model.value(q)), ml[j], reply};
+          if (budget.count()) return -1;
+        }
+        if (ml.size() == 0) break;
       }
     }
     return any_open ? m : 0;

@@ -118,6 +118,7 @@ TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on 
                    {{"op_top", 4}},
                    {{"sampled_end", 160}},
                    {{"guard", 4}},
+                   {{"skip_singles", 1}},
                    {{"op_k", 0}}}) {
     const auto p = params(GameKind::hanpang, set);
     auto a = beam::make_hanpang(p);
@@ -186,6 +187,66 @@ TEST_CASE("beam: best_lines_mean is the mean of the best lines of the judged lay
     for (double x : v) all += x;
     CHECK(b.best_lines_mean(100000) == doctest::Approx(all / static_cast<double>(v.size())));
   }
+}
+
+TEST_CASE("beam: skip_singles leaves out the useless single tiles from the second layer on") {
+  // Two layers, wide enough to keep every line: the first makes every root move, the second
+  // every move of each distinct line but the single tiles whose removal joins nothing (all of a
+  // line's moves where every one is such a tile), counted here the slow way.
+  const plugins::common::HanpangEval eval(plugins::common::beam_weights());
+  const int from = eval.weights().danger_from;
+  for (std::uint64_t seed : {3, 8, 21, 40}) {
+    const hanpang::State s = testing::rows_board(seed, 4 + static_cast<int>(seed % 7));
+    hanpang::GroupList gl;
+    s.groups(gl);
+    std::uint64_t expect = static_cast<std::uint64_t>(gl.size()), all = expect;
+    std::vector<std::uint64_t> keys;
+    int left_out = 0;
+    for (int i = 0; i < gl.size(); ++i) {
+      hanpang::State c = s;
+      c.remove(gl[i].cells);
+      if (c.over()) continue;
+      plugins::common::push_phantom_row(c);
+      const std::uint64_t key = HanpangGame{}.key(c);
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+      keys.push_back(key);
+      if (c.over()) continue;
+      hanpang::GroupList cl;
+      c.groups(cl);
+      int kept = 0;
+      for (int j = 0; j < cl.size(); ++j)
+        kept += !(cl[j].size == 1 && plugins::common::useless_single(c, cl[j].rep, from));
+      left_out += cl.size() - kept;
+      expect += static_cast<std::uint64_t>(kept ? kept : cl.size());
+      all += static_cast<std::uint64_t>(cl.size());
+    }
+    INFO("seed " << seed);
+    CHECK(left_out > 0);  // the boards hold such tiles
+    for (int skip : {0, 1, 2}) {
+      plugins::common::RowWorld world(eval, 0, skip);
+      world.future(nullptr, 0, 0);
+      beam::Beam<HanpangGame, plugins::common::RowWorld> b(1000, hanpang::kRows * hanpang::kCols);
+      const SearchLimits lim = budget(std::uint64_t{1} << 40);
+      SearchBudget nodes(lim, 256);
+      REQUIRE(b.pass(HanpangGame{}, world, s, 2, 1000, nodes));
+      CHECK(nodes.nodes() == (skip == 1 ? expect : all));
+    }
+  }
+  // A line whose moves are all such tiles keeps them all: one row of two colours in turn.
+  hanpang::State row;
+  hanpang::Row r;
+  for (int c = 0; c < hanpang::kCols; ++c) r.colour[c] = static_cast<std::uint8_t>(1 + c % 2);
+  row.push_row(r);
+  hanpang::GroupList gl;
+  row.groups(gl);
+  REQUIRE(gl.size() == hanpang::kCols);
+  plugins::common::RowWorld world(eval, 0, 1);
+  world.future(nullptr, 0, 0);
+  beam::Beam<HanpangGame, plugins::common::RowWorld> b(1000, hanpang::kRows * hanpang::kCols);
+  const SearchLimits lim = budget(std::uint64_t{1} << 40);
+  SearchBudget nodes(lim, 256);
+  REQUIRE(b.pass(HanpangGame{}, world, row, 2, 1000, nodes));
+  CHECK(nodes.nodes() > static_cast<std::uint64_t>(hanpang::kCols));
 }
 
 TEST_CASE("beam hanpang: op_more spends the nodes the opinion's plan leaves, and no more") {

@@ -494,6 +494,65 @@ TEST_CASE("hanpang_eval: the fast features equal the reference twin's on random 
 
 namespace {
 
+// Same-coloured neighbour pairs counted cell by cell (the twin of common::neighbour_pairs).
+int pairs_reference(const State& s) {
+  int n = 0;
+  for (int c = 0; c < kCols; ++c)
+    for (int h = 0; h < kRows; ++h) {
+      const int a = s.colour_at(cell(c, h));
+      if (a == 0) continue;
+      n += h + 1 < kRows && s.colour_at(cell(c, h + 1)) == a;
+      n += c + 1 < kCols && s.colour_at(cell(c + 1, h)) == a;
+    }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("hanpang_eval: useless single tiles (their removal adds no neighbour pair)") {
+  // Column 0 bottom-up 1, 2, 3: taking the 2 drops the 3 beside nothing of its colour.
+  const State a = board(
+      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
+      "00000000\n00000000\n00000000\n00000000\n30000000\n20000000\n10000000\n");
+  CHECK(common::useless_single(a, cell(0, 1), 10));
+  // Column 0 bottom-up 1, 2, 1: taking the 2 joins the two 1s.
+  const State b = board(
+      "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n"
+      "00000000\n00000000\n00000000\n00000000\n10000000\n20000000\n10000000\n");
+  CHECK_FALSE(common::useless_single(b, cell(0, 1), 10));
+  // A column higher than danger_from: its single tiles are never useless.
+  CHECK_FALSE(common::useless_single(a, cell(0, 1), 2));
+  CHECK(common::useless_single(a, cell(0, 1), 3));
+  // On random boards: the pairs as counted cell by cell, and useless exactly where the removal
+  // adds none.
+  Rng rng(20261207);
+  int useless = 0, useful = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const State s = random_board(rng);
+    INFO(s.to_text());
+    REQUIRE(common::neighbour_pairs(s) == pairs_reference(s));
+    GroupList gl;
+    s.groups(gl);
+    const int from = 8 + trial % 5;
+    for (const Group& g : gl) {
+      if (g.size != 1) continue;
+      State t = s;
+      t.remove(g.cells);
+      int top = 0;  // the column's highest tile (boards with phantom rows have gaps below)
+      for (int h = 0; h < kRows; ++h)
+        if (s.colour_at(cell(col_of(g.rep), h))) top = h + 1;
+      const bool tall = top > from;
+      const bool expect = !tall && pairs_reference(t) <= pairs_reference(s);
+      CHECK(common::useless_single(s, g.rep, from) == expect);
+      (expect ? useless : useful) += 1;
+    }
+  }
+  CHECK(useless > 100);
+  CHECK(useful > 100);
+}
+
+namespace {
+
 // The reference twin of common::phantom_survives: every tiled cell's group played with
 // State::remove (which flags a column left full itself), no budget.
 bool survives_reference(const State& s, int plies) {

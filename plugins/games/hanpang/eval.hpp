@@ -154,6 +154,27 @@ inline void column_heights(const hanpang::State& s, std::array<int, hanpang::kCo
     h[c] = 32 - std::countl_zero(static_cast<std::uint32_t>(occ >> (c * hanpang::kLane)) & 0x7FFFu);
 }
 
+// Same-coloured neighbour pairs on the board (vertical and horizontal). Bit 15 of every lane is
+// empty, so a shift by one pairs no cell with the next column's.
+inline int neighbour_pairs(const hanpang::State& s) {
+  int n = 0;
+  for (const u128 p : s.planes) n += popcount(p & (p >> 1)) + popcount(p & (p >> hanpang::kLane));
+  return n;
+}
+
+// Whether removing the single tile at `cell` of s joins nothing: after it, the board has no more
+// same-coloured neighbour pairs than before (the tiles above it drop one cell; where they gain a
+// pair they lose as many or more). A tile in a column higher than danger_from is never useless
+// (its removal lowers a column in danger).
+inline bool useless_single(const hanpang::State& s, int cell, int danger_from) {
+  const int c = hanpang::col_of(cell);
+  const auto lane = static_cast<std::uint32_t>(s.occupied() >> (c * hanpang::kLane)) & 0x7FFFu;
+  if (32 - std::countl_zero(lane) > danger_from) return false;  // the column's highest tile
+  hanpang::State t = s;
+  t.remove(u128{1} << cell);
+  return neighbour_pairs(t) <= neighbour_pairs(s);
+}
+
 // The lowest tile of every column: the cells under which the rows to come rise. On a board with
 // phantom rows (empty cells at the bottom) it is the lowest real tile, above the gap. The 16th
 // bit of every lane is empty, so the shift carries nothing across columns.

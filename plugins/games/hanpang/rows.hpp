@@ -29,7 +29,8 @@ class RowWorld {
   struct Reply {};  // the row of a layer is the pass's, nothing to keep per line
   static constexpr bool kIndexTies = false;
 
-  RowWorld(const HanpangEval& eval, int lift_layers) : eval_(&eval), lift_layers_(lift_layers) {}
+  RowWorld(const HanpangEval& eval, int lift_layers, int skip_singles = 0)
+      : eval_(&eval), lift_layers_(lift_layers), skip_singles_(skip_singles) {}
 
   // The next pass's future: rows[0..n) rise after our moves in its first n layers, phantom rows
   // after that; layer 0 of the pass is our move number `first_move` from the decision (0 or 1:
@@ -52,10 +53,21 @@ class RowWorld {
   double value(const hanpang::State& s) const { return (*eval_)(s); }
   std::uint64_t key(const hanpang::State& s) const { return HanpangGame{}.key(s); }
   bool hopeless(double top) const { return top < eval_->weights().overflow / 2; }
+  // Whether the beam leaves out our move m on s in layer `layer` (beam/search.hpp asks before it
+  // makes the child; it keeps every move of a state whose moves are all left out). With
+  // skip_singles, from our skip_singles-th move after the decision on (1: the second), a single
+  // tile is left out when its removal joins nothing: the column above it drops one cell without
+  // adding a same-coloured neighbour pair (useless_single). A single tile in a column above
+  // danger_from is kept (its removal lowers a column in danger).
+  bool skip(const hanpang::State& s, const hanpang::Group& m, int layer) const {
+    if (skip_singles_ == 0 || m.size != 1 || layer + first_ < skip_singles_) return false;
+    return useless_single(s, m.rep, eval_->weights().danger_from);
+  }
 
  private:
   const HanpangEval* eval_;
   int lift_layers_;
+  int skip_singles_;
   const hanpang::Row* rows_ = nullptr;
   int nrows_ = 0;
   int first_ = 0;
