@@ -166,7 +166,6 @@ class Beam {
               Child{model.key(q), i, false, static_cast<Value>(model.value(q)), ml[j], reply};
           if (budget.count()) return -1;
         }
-        if (ml.size() == 0) break;
       }
     }
     return any_open ? m : 0;

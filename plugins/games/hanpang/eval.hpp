@@ -147,11 +147,16 @@ inline constexpr unsigned columns_held(u128 p) {
 
 }  // namespace detail
 
+// The height of column c of the occupied cells occ: its highest tile (on a board with phantom
+// rows, the gaps below it count).
+inline int column_top(u128 occ, int c) {
+  return 32 - std::countl_zero(static_cast<std::uint32_t>(occ >> (c * hanpang::kLane)) & 0x7FFFu);
+}
+
 // Column heights of a state (gravity keeps each column a run of low bits).
 inline void column_heights(const hanpang::State& s, std::array<int, hanpang::kCols>& h) {
   const u128 occ = s.occupied();
-  for (int c = 0; c < hanpang::kCols; ++c)
-    h[c] = 32 - std::countl_zero(static_cast<std::uint32_t>(occ >> (c * hanpang::kLane)) & 0x7FFFu);
+  for (int c = 0; c < hanpang::kCols; ++c) h[c] = column_top(occ, c);
 }
 
 // Same-coloured neighbour pairs on the board (vertical and horizontal). Bit 15 of every lane is
@@ -167,9 +172,7 @@ inline int neighbour_pairs(const hanpang::State& s) {
 // pair they lose as many or more). A tile in a column higher than danger_from is never useless
 // (its removal lowers a column in danger).
 inline bool useless_single(const hanpang::State& s, int cell, int danger_from) {
-  const int c = hanpang::col_of(cell);
-  const auto lane = static_cast<std::uint32_t>(s.occupied() >> (c * hanpang::kLane)) & 0x7FFFu;
-  if (32 - std::countl_zero(lane) > danger_from) return false;  // the column's highest tile
+  if (column_top(s.occupied(), hanpang::col_of(cell)) > danger_from) return false;
   hanpang::State t = s;
   t.remove(u128{1} << cell);
   return neighbour_pairs(t) <= neighbour_pairs(s);
@@ -366,7 +369,7 @@ inline HanpangFeatures features(const hanpang::State& s, int danger_from, int* s
   for (int c = 0; c < kCols; ++c) {
     // The highest occupied height, not the tile count: boards searched with phantom rows
     // (empty bottom rows standing for rows of unknown colour) have gaps below their tiles.
-    const int h = 32 - std::countl_zero(static_cast<std::uint32_t>(occ >> (c * kLane)) & 0x7FFFu);
+    const int h = column_top(occ, c);
     f.max_height = std::max(f.max_height, h);
     if (h > danger_from) {
       const int e = h - danger_from;
