@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <concepts>
 #include <cstdint>
 #include <functional>
@@ -75,8 +76,12 @@ class Beam {
   }
 
   // One pass of at most `depth` layers of `width` lines from root (not over). False if the budget
-  // stopped it first (the root moves are then judged by the last complete layer, if any).
-  bool pass(const G& g, M& model, const State& root, int depth, int width, SearchBudget& budget) {
+  // stopped it first (the root moves are then judged by the last complete layer, if any). With
+  // taper != 0 the layers that are expanded again (all but the last) keep layer_width(...) lines
+  // each instead: about the same lines in all, more in the first layers (taper > 0) or the last.
+  bool pass(const G& g, M& model, const State& root, int depth, int width, SearchBudget& budget,
+            double taper = 0.0) {
+    if (taper != 0.0) reserve(layer_width(width, depth, 0, std::abs(taper)));
     g.moves(root, roots_);
     root_best_.assign(static_cast<std::size_t>(roots_.size()), Value{});
     judged_values_.clear();
@@ -87,13 +92,26 @@ class Beam {
       const int m = expand(g, model, n, d, budget);
       if (m < 0) return false;
       if (m == 0) break;  // every line was finished: the last judgement stands
-      n = select(g, model, m, width, d);
+      n = select(g, model, m, taper == 0.0 ? width : layer_width(width, depth, d, taper), d);
       Value top = cur_[0].value;
       for (int i = 1; i < n; ++i) top = std::max(top, cur_[i].value);
       if (d > 0 && model.hopeless(top)) break;
       judge(n);
     }
     return true;
+  }
+
+  // The lines layer d of a tapered pass keeps: the expanded layers 0..depth-2 get width * r^(d-m)
+  // with r = exp(-taper) and m their middle, scaled to depth - 1 times width in all (rounded, at
+  // least 1); the last layer, which nothing expands (its best line is kept at any width), width.
+  static int layer_width(int width, int depth, int d, double taper) {
+    const int expanded = depth - 1;
+    if (expanded < 2 || d >= expanded) return width;
+    const double mid = (expanded - 1) / 2.0;
+    double sum = 0;
+    for (int i = 0; i < expanded; ++i) sum += std::exp(-taper * (i - mid));
+    const double f = std::exp(-taper * (d - mid)) * expanded / sum;
+    return std::max(1, static_cast<int>(std::lround(width * f)));
   }
 
   // The root's moves (as G::moves lists them) and, after a pass, each one's value: its best

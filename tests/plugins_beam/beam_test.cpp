@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -119,6 +120,7 @@ TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on 
                    {{"sampled_end", 160}},
                    {{"guard", 4}},
                    {{"skip_singles", 1}},
+                   {{"taper", -1.0}, {"op_taper", 1.5}},
                    {{"op_k", 0}}}) {
     const auto p = params(GameKind::hanpang, set);
     auto a = beam::make_hanpang(p);
@@ -186,6 +188,60 @@ TEST_CASE("beam: best_lines_mean is the mean of the best lines of the judged lay
     double all = 0;
     for (double x : v) all += x;
     CHECK(b.best_lines_mean(100000) == doctest::Approx(all / static_cast<double>(v.size())));
+  }
+}
+
+TEST_CASE("beam: a tapered pass keeps about the same lines, more of them early or late") {
+  using B = beam::Beam<HanpangGame, plugins::common::RowWorld>;
+  // Untapered, and wherever there are fewer than two layers to share: the width.
+  for (int d = 0; d < 6; ++d) CHECK(B::layer_width(30, 6, d, 0.0) == 30);
+  CHECK(B::layer_width(30, 2, 0, 1.0) == 30);
+  CHECK(B::layer_width(30, 1, 0, -1.0) == 30);
+  for (int depth : {3, 5, 8}) {
+    for (double t : {-2.0, -0.5, 0.3, 1.0}) {
+      INFO("depth " << depth << " taper " << t);
+      int sum = 0, least = 40;
+      for (int d = 0; d + 1 < depth; ++d) {
+        const int w = B::layer_width(40, depth, d, t);
+        sum += w;
+        least = std::min(least, w);
+        CHECK(w >= 1);
+        // Narrower layer by layer for t > 0, wider for t < 0: by exp(-t) each, up to rounding.
+        if (d > 0) {
+          const int prev = B::layer_width(40, depth, d - 1, t);
+          CHECK((t > 0 ? w <= prev : w >= prev));
+          if (std::min(w, prev) >= 20)
+            CHECK(static_cast<double>(w) / prev == doctest::Approx(std::exp(-t)).epsilon(0.1));
+        }
+      }
+      // The expanded layers hold about (depth - 1) * width lines in all (where none is cut to
+      // the least, 1); the last layer, the width.
+      if (least > 1) CHECK(std::abs(sum - 40 * (depth - 1)) <= depth);
+      CHECK(B::layer_width(40, depth, depth - 1, t) == 40);
+    }
+  }
+  CHECK(B::layer_width(40, 5, 0, 0.5) > 40);  // (a case where the ratio check runs)
+  CHECK(B::layer_width(40, 5, 1, 0.5) >= 20);
+  // A tapered pass that keeps every line anyway searches what the untapered one does (its widest
+  // layer, wider than the beam was made for, grows the beam first); a narrow one does not.
+  const plugins::common::HanpangEval eval(plugins::common::beam_weights());
+  const hanpang::State s = testing::rows_board(5, 3);
+  plugins::common::RowWorld world(eval, 0);
+  world.future(nullptr, 0, 0);
+  const SearchLimits lim = budget(std::uint64_t{1} << 40);
+  const auto nodes_of = [&](B& b, int width, double taper) {
+    SearchBudget nodes(lim, 256);
+    REQUIRE(b.pass(HanpangGame{}, world, s, 3, width, nodes, taper));
+    return nodes.nodes();
+  };
+  B plain(2000, hanpang::kRows * hanpang::kCols);
+  const std::uint64_t all = nodes_of(plain, 2000, 0.0), four = nodes_of(plain, 4, 0.0);
+  REQUIRE(four < all);
+  for (double t : {-1.5, 1.5}) {
+    INFO("taper " << t);
+    B b(2000, hanpang::kRows * hanpang::kCols);
+    CHECK(nodes_of(b, 2000, t) == all);  // at least 730 lines a layer: every one there is
+    CHECK(nodes_of(b, 4, t) != four);    // layer 0 keeps 7 or 1 lines where it kept 4
   }
 }
 
