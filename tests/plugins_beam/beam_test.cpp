@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -120,7 +121,7 @@ TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on 
                    {{"sampled_end", 160}},
                    {{"guard", 4}},
                    {{"skip_singles", 1}},
-                   {{"taper", -1.0}, {"op_taper", 1.5}},
+                   {{"taper", -1.0}, {"op_taper", 1.5}, {"op_per_parent", 3}},
                    {{"op_k", 0}}}) {
     const auto p = params(GameKind::hanpang, set);
     auto a = beam::make_hanpang(p);
@@ -231,7 +232,7 @@ TEST_CASE("beam: a tapered pass keeps about the same lines, more of them early o
   const SearchLimits lim = budget(std::uint64_t{1} << 40);
   const auto nodes_of = [&](B& b, int width, double taper) {
     SearchBudget nodes(lim, 256);
-    REQUIRE(b.pass(HanpangGame{}, world, s, 3, width, nodes, taper));
+    REQUIRE(b.pass(HanpangGame{}, world, s, 3, width, nodes, beam::PassShape{taper}));
     return nodes.nodes();
   };
   B plain(2000, hanpang::kRows * hanpang::kCols);
@@ -242,6 +243,111 @@ TEST_CASE("beam: a tapered pass keeps about the same lines, more of them early o
     B b(2000, hanpang::kRows * hanpang::kCols);
     CHECK(nodes_of(b, 2000, t) == all);  // at least 730 lines a layer: every one there is
     CHECK(nodes_of(b, 4, t) != four);    // layer 0 keeps 7 or 1 lines where it kept 4
+  }
+}
+
+// A toy game for the beam's shapes: a state is the path of moves so far (base kToyMoves digits),
+// each of kToyMoves moves appends one; a line's value is a hash of its path (all distinct).
+constexpr int kToyMoves = 6;
+struct ToyGame {
+  struct State {
+    std::uint64_t path = 1;
+    int len = 0;
+  };
+  using Move = int;
+  struct MoveList {
+    int n = 0;
+    int m[kToyMoves] = {};
+    int size() const { return n; }
+    int operator[](int i) const { return m[i]; }
+  };
+  static constexpr int kPlayers = 1;
+  static constexpr World kWorld = World::chance;
+  int depth = 0;
+  void moves(const State& s, MoveList& ml) const {
+    ml.n = s.len >= depth ? 0 : kToyMoves;
+    for (int i = 0; i < ml.n; ++i) ml.m[i] = i;
+  }
+  int apply(State& s, int m) const {
+    s.path = s.path * kToyMoves + static_cast<std::uint64_t>(m);
+    ++s.len;
+    return 0;
+  }
+  bool terminal(const State& s) const { return s.len >= depth; }
+  int to_move(const State&) const { return 0; }
+  double returns(const State&, int) const { return 0; }
+  std::uint64_t key(const State& s) const { return s.path << 1; }  // (the beam's table sets bit 0)
+  int cell(int m) const { return m; }
+};
+struct ToyModel {
+  using Value = double;
+  struct Reply {};
+  static constexpr bool kIndexTies = false;
+  static double of(std::uint64_t path) {
+    return static_cast<double>(tactica::detail::mix64(path) >> 20);
+  }
+  Reply world(ToyGame::State&, int) { return {}; }
+  void replay(ToyGame::State&, Reply, int) const {}
+  double value(const ToyGame::State& s) const { return of(s.path); }
+  std::uint64_t key(const ToyGame::State& s) const { return s.path << 1; }
+  bool hopeless(double) const { return false; }
+};
+
+TEST_CASE("beam: a shaped pass keeps the lines a slow beam keeps (taper, per_parent)") {
+  // The slow beam: every child of every kept line, best first; a layer keeps its width's best,
+  // at most per_parent of one parent from layer 1 on. The last layer's values are compared.
+  const auto slow = [](int depth, int width, beam::PassShape shape) {
+    std::vector<std::uint64_t> cur{1};
+    for (int d = 0; d < depth; ++d) {
+      std::vector<std::pair<std::uint64_t, int>> kids;  // path, parent
+      for (int i = 0; i < static_cast<int>(cur.size()); ++i)
+        for (int m = 0; m < kToyMoves; ++m) kids.emplace_back(cur[i] * kToyMoves + m, i);
+      std::sort(kids.begin(), kids.end(), [](const auto& a, const auto& b) {
+        return ToyModel::of(a.first) > ToyModel::of(b.first);
+      });
+      const int w = shape.taper == 0.0
+                        ? width
+                        : beam::Beam<ToyGame, ToyModel>::layer_width(width, depth, d, shape.taper);
+      std::vector<int> taken(cur.size(), 0);
+      std::vector<std::uint64_t> next;
+      for (const auto& [path, parent] : kids) {
+        if (static_cast<int>(next.size()) == w) break;
+        if (d > 0 && shape.per_parent > 0 && taken[parent] >= shape.per_parent) continue;
+        ++taken[parent];
+        next.push_back(path);
+      }
+      cur = next;
+    }
+    std::vector<double> v;
+    for (std::uint64_t p : cur) v.push_back(ToyModel::of(p));
+    std::sort(v.rbegin(), v.rend());
+    return v;
+  };
+  for (int depth : {3, 4}) {
+    for (const beam::PassShape shape :
+         {beam::PassShape{}, beam::PassShape{0.8, 0}, beam::PassShape{-0.6, 0},
+          beam::PassShape{0.0, 1}, beam::PassShape{0.0, 2}, beam::PassShape{0.5, 3}}) {
+      for (int width : {4, 9, 20}) {
+        INFO("depth " << depth << " width " << width << " taper " << shape.taper << " per_parent "
+                      << shape.per_parent);
+        const std::vector<double> want = slow(depth, width, shape);
+        ToyGame g;
+        g.depth = depth;
+        ToyModel model;
+        beam::Beam<ToyGame, ToyModel> b(width, kToyMoves);
+        const SearchLimits lim = budget(std::uint64_t{1} << 40);
+        SearchBudget nodes(lim, 16);
+        REQUIRE(b.pass(g, model, ToyGame::State{}, depth, width, nodes, shape));
+        std::vector<double> got;
+        for (int k = 1; k <= static_cast<int>(want.size()); ++k)
+          got.push_back(b.best_lines_mean(k) * k -
+                        (k > 1 ? b.best_lines_mean(k - 1) * (k - 1) : 0));
+        REQUIRE(got.size() == want.size());
+        for (std::size_t i = 0; i < want.size(); ++i) CHECK(got[i] == doctest::Approx(want[i]));
+        CHECK(b.best_lines_mean(100000) ==
+              doctest::Approx(std::accumulate(want.begin(), want.end(), 0.0) / want.size()));
+      }
+    }
   }
 }
 
