@@ -49,14 +49,6 @@ const ParamTable<HanpangConfig>& hanpang_table() {
        "from our this-many-th move after the decision on (1: the second), searches leave out "
        "single tiles whose removal adds no same-coloured neighbour pair, unless their column is "
        "above danger_from (0: off)"},
-      {"taper", &C::taper, -3, 3,
-       "the main search's beam keeps width * exp(-taper * (d - middle)) lines in layer d, scaled "
-       "to about the same lines in all: more in the first layers (> 0) or the last (< 0)"},
-      {"op_taper", &C::op_taper, -3, 3, "the same for the second opinion's beams"},
-      {"per_parent", &C::per_parent, 0, 2000,
-       "the main search's beam keeps at most this many lines of one parent line in a layer after "
-       "the first (a more diverse beam; 0: no cap)"},
-      {"op_per_parent", &C::op_per_parent, 0, 2000, "the same for the second opinion's beams"},
       {"sampled_end", &C::sampled_end, 0, 200,
        "phantom mode: with this many actions left or fewer, search sampled futures instead (as "
        "phantom = 0; 0: never)"},

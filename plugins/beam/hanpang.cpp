@@ -106,7 +106,7 @@ class BeamHanpang final : public HanpangStrategy {
       Row rows[kMaxActions];
       for (int d = 0; d < depth; ++d) rows[d] = Row::random(rng);
       world.future(rows, phantom ? std::min(cfg_.main_rows, depth) : depth, 0);
-      if (!beam_.pass(game_, world, s, depth, width, budget, {cfg_.taper, cfg_.per_parent})) {
+      if (!beam_.pass(game_, world, s, depth, width, budget)) {
         // Nothing finished: the best line of the deepest layer the first search completed.
         if (done == 0 && beam_.judged()) {
           chosen = roots[beam_.best_line_root()].rep;
@@ -233,8 +233,7 @@ class BeamHanpang final : public HanpangStrategy {
           if (c.over() || depth2 == 0) {
             op_val_[j] = eval_(c);
           } else {
-            ok = beam_.pass(game_, world, c, depth2, width, budget,
-                            {cfg_.op_taper, cfg_.op_per_parent});
+            ok = beam_.pass(game_, world, c, depth2, width, budget);
             if (!ok) break;
             op_val_[j] = beam_.best_lines_mean(cfg_.op_top);  // op_top 1: the best line's
           }

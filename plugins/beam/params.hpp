@@ -40,12 +40,6 @@ struct HanpangConfig {
   int lift_layers = 0;  // phantom rows lift the board only in the first this many layers (0: all)
   int skip_singles = 0;  // from our this-many-th move after the decision on (1: the second), the
                          // searches leave out single tiles whose removal joins nothing (0: off)
-  double taper = 0;      // the main search's beam: more lines in its first layers (> 0) or its
-                         // last (< 0) at about the same nodes (beam/search.hpp's layer_width)
-  double op_taper = 0;   // the same for the second opinion's beams
-  int per_parent = 0;    // the main search's beam: at most this many lines of one parent line in
-                         // a layer after the first (0: no cap)
-  int op_per_parent = 0;  // the same for the second opinion's beams
   int sampled_end = 0;  // phantom mode: with this many actions left or fewer, sampled futures
                         // instead (as phantom = false; 0: never)
   // On the clock: the soft time is turned into nodes at the measured rate times this, for both

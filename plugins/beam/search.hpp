@@ -14,7 +14,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <concepts>
 #include <cstdint>
 #include <functional>
@@ -56,12 +55,6 @@ inline SearchLimits budget_in_quanta(const SearchLimits& limits, std::uint64_t q
   return l;
 }
 
-// How a pass shares its lines out (both off by default: every layer keeps the width's best).
-struct PassShape {
-  double taper = 0.0;  // != 0: layer d keeps Beam::layer_width(width, depth, d, taper) lines
-  int per_parent = 0;  // > 0: from layer 1 on, at most this many lines of one parent line
-};
-
 template <class G, class M>
   requires BeamModel<M, G>
 class Beam {
@@ -82,16 +75,8 @@ class Beam {
   }
 
   // One pass of at most `depth` layers of `width` lines from root (not over). False if the budget
-  // stopped it first (the root moves are then judged by the last complete layer, if any). With
-  // shape.taper != 0 the layers that are expanded again (all but the last) keep layer_width(...)
-  // lines each instead: about the same lines in all, more in the first layers (taper > 0) or the
-  // last. With shape.per_parent, a layer after the first keeps at most that many children of any
-  // one line (the next best children of other lines take their places: a more diverse beam).
-  bool pass(const G& g, M& model, const State& root, int depth, int width, SearchBudget& budget,
-            PassShape shape = {}) {
-    const double taper = shape.taper;
-    if (taper != 0.0) reserve(layer_width(width, depth, 0, std::abs(taper)));
-    per_parent_ = shape.per_parent;
+  // stopped it first (the root moves are then judged by the last complete layer, if any).
+  bool pass(const G& g, M& model, const State& root, int depth, int width, SearchBudget& budget) {
     g.moves(root, roots_);
     root_best_.assign(static_cast<std::size_t>(roots_.size()), Value{});
     judged_values_.clear();
@@ -102,26 +87,13 @@ class Beam {
       const int m = expand(g, model, n, d, budget);
       if (m < 0) return false;
       if (m == 0) break;  // every line was finished: the last judgement stands
-      n = select(g, model, m, taper == 0.0 ? width : layer_width(width, depth, d, taper), d);
+      n = select(g, model, m, width, d);
       Value top = cur_[0].value;
       for (int i = 1; i < n; ++i) top = std::max(top, cur_[i].value);
       if (d > 0 && model.hopeless(top)) break;
       judge(n);
     }
     return true;
-  }
-
-  // The lines layer d of a tapered pass keeps: the expanded layers 0..depth-2 get width * r^(d-m)
-  // with r = exp(-taper) and m their middle, scaled to depth - 1 times width in all (rounded, at
-  // least 1); the last layer, which nothing expands (its best line is kept at any width), width.
-  static int layer_width(int width, int depth, int d, double taper) {
-    const int expanded = depth - 1;
-    if (expanded < 2 || d >= expanded) return width;
-    const double mid = (expanded - 1) / 2.0;
-    double sum = 0;
-    for (int i = 0; i < expanded; ++i) sum += std::exp(-taper * (i - mid));
-    const double f = std::exp(-taper * (d - mid)) * expanded / sum;
-    return std::max(1, static_cast<int>(std::lround(width * f)));
   }
 
   // The root's moves (as G::moves lists them) and, after a pass, each one's value: its best
@@ -211,22 +183,17 @@ class Beam {
       std::partial_sort(order_.begin(), order_.begin() + sorted, order_.begin() + m, by_value_index);
     else
       std::partial_sort(order_.begin(), order_.begin() + sorted, order_.begin() + m, by_value);
-    // A cap of lines per parent may pass over more than the best 2 * width: it ranks them all.
-    const bool capped = per_parent_ > 0 && d > 0;
-    const int ranked = M::kIndexTies || capped ? m : sorted;
+    const int ranked = M::kIndexTies ? m : sorted;
     const std::size_t mask = table_slots(width) - 1;
     std::fill(seen_.begin(), seen_.begin() + static_cast<std::ptrdiff_t>(mask + 1), 0);
-    if (capped) taken_.assign(cur_.size(), 0);
     int keep = 0;
     for (int i = 0; i < ranked && keep < width; ++i) {
-      if (i == sorted) {  // kIndexTies or capped: rank the rest of the layer
+      if (i == sorted) {  // kIndexTies only: rank the rest of the layer
         std::sort(order_.begin() + sorted, order_.begin() + m, by_value_index);
         sorted = m;
       }
       const Child& k = kids_[order_[i]];
-      if (capped && taken_[k.parent] >= per_parent_) continue;
       if (!first_time(k.key, mask)) continue;
-      if (capped) ++taken_[k.parent];
       const Node& par = cur_[k.parent];
       Node& nd = next_[keep++];
       nd = par;
@@ -288,8 +255,6 @@ class Beam {
   std::vector<std::uint64_t> seen_;
   int best_line_root_ = -1;
   bool judged_ = false;
-  int per_parent_ = 0;      // this pass's PassShape::per_parent
-  std::vector<int> taken_;  // lines kept of each parent line in the layer being selected
 };
 
 }  // namespace tactica::plugins::beam

@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -121,7 +119,6 @@ TEST_CASE("beam hanpang: second opinion variants are legal and deterministic on 
                    {{"sampled_end", 160}},
                    {{"guard", 4}},
                    {{"skip_singles", 1}},
-                   {{"taper", -1.0}, {"op_taper", 1.5}, {"op_per_parent", 3}},
                    {{"op_k", 0}}}) {
     const auto p = params(GameKind::hanpang, set);
     auto a = beam::make_hanpang(p);
@@ -192,62 +189,9 @@ TEST_CASE("beam: best_lines_mean is the mean of the best lines of the judged lay
   }
 }
 
-TEST_CASE("beam: a tapered pass keeps about the same lines, more of them early or late") {
-  using B = beam::Beam<HanpangGame, plugins::common::RowWorld>;
-  // Untapered, and wherever there are fewer than two layers to share: the width.
-  for (int d = 0; d < 6; ++d) CHECK(B::layer_width(30, 6, d, 0.0) == 30);
-  CHECK(B::layer_width(30, 2, 0, 1.0) == 30);
-  CHECK(B::layer_width(30, 1, 0, -1.0) == 30);
-  for (int depth : {3, 5, 8}) {
-    for (double t : {-2.0, -0.5, 0.3, 1.0}) {
-      INFO("depth " << depth << " taper " << t);
-      int sum = 0, least = 40;
-      for (int d = 0; d + 1 < depth; ++d) {
-        const int w = B::layer_width(40, depth, d, t);
-        sum += w;
-        least = std::min(least, w);
-        CHECK(w >= 1);
-        // Narrower layer by layer for t > 0, wider for t < 0: by exp(-t) each, up to rounding.
-        if (d > 0) {
-          const int prev = B::layer_width(40, depth, d - 1, t);
-          CHECK((t > 0 ? w <= prev : w >= prev));
-          if (std::min(w, prev) >= 20)
-            CHECK(static_cast<double>(w) / prev == doctest::Approx(std::exp(-t)).epsilon(0.1));
-        }
-      }
-      // The expanded layers hold about (depth - 1) * width lines in all (where none is cut to
-      // the least, 1); the last layer, the width.
-      if (least > 1) CHECK(std::abs(sum - 40 * (depth - 1)) <= depth);
-      CHECK(B::layer_width(40, depth, depth - 1, t) == 40);
-    }
-  }
-  CHECK(B::layer_width(40, 5, 0, 0.5) > 40);  // (a case where the ratio check runs)
-  CHECK(B::layer_width(40, 5, 1, 0.5) >= 20);
-  // A tapered pass that keeps every line anyway searches what the untapered one does (its widest
-  // layer, wider than the beam was made for, grows the beam first); a narrow one does not.
-  const plugins::common::HanpangEval eval(plugins::common::beam_weights());
-  const hanpang::State s = testing::rows_board(5, 3);
-  plugins::common::RowWorld world(eval, 0);
-  world.future(nullptr, 0, 0);
-  const SearchLimits lim = budget(std::uint64_t{1} << 40);
-  const auto nodes_of = [&](B& b, int width, double taper) {
-    SearchBudget nodes(lim, 256);
-    REQUIRE(b.pass(HanpangGame{}, world, s, 3, width, nodes, beam::PassShape{taper}));
-    return nodes.nodes();
-  };
-  B plain(2000, hanpang::kRows * hanpang::kCols);
-  const std::uint64_t all = nodes_of(plain, 2000, 0.0), four = nodes_of(plain, 4, 0.0);
-  REQUIRE(four < all);
-  for (double t : {-1.5, 1.5}) {
-    INFO("taper " << t);
-    B b(2000, hanpang::kRows * hanpang::kCols);
-    CHECK(nodes_of(b, 2000, t) == all);  // at least 730 lines a layer: every one there is
-    CHECK(nodes_of(b, 4, t) != four);    // layer 0 keeps 7 or 1 lines where it kept 4
-  }
-}
-
-// A toy game for the beam's shapes: a state is the path of moves so far (base kToyMoves digits),
-// each of kToyMoves moves appends one; a line's value is a hash of its path (all distinct).
+// A toy game to check the beam against a slow one exactly: a state is the path of moves so far
+// (base kToyMoves digits), each of kToyMoves moves appends one; a line's value is a hash of its
+// path (all distinct, so the best lines of a layer are one set whatever the sort).
 constexpr int kToyMoves = 6;
 struct ToyGame {
   struct State {
@@ -284,7 +228,7 @@ struct ToyModel {
   struct Reply {};
   static constexpr bool kIndexTies = false;
   static double of(std::uint64_t path) {
-    return static_cast<double>(tactica::detail::mix64(path) >> 20);
+    return static_cast<double>(tactica::detail::mix64(path) >> 30);  // sums exact in a double
   }
   Reply world(ToyGame::State&, int) { return {}; }
   void replay(ToyGame::State&, Reply, int) const {}
@@ -293,60 +237,56 @@ struct ToyModel {
   bool hopeless(double) const { return false; }
 };
 
-TEST_CASE("beam: a shaped pass keeps the lines a slow beam keeps (taper, per_parent)") {
-  // The slow beam: every child of every kept line, best first; a layer keeps its width's best,
-  // at most per_parent of one parent from layer 1 on. The last layer's values are compared.
-  const auto slow = [](int depth, int width, beam::PassShape shape) {
-    std::vector<std::uint64_t> cur{1};
+TEST_CASE("beam: a pass keeps the lines a slow beam keeps, layer by layer") {
+  // The slow beam: every child of every kept line, best first; each layer keeps the width's
+  // best. The last layer's values (best_lines_mean of 1, 2, ... lines) and the root values are
+  // compared.
+  const auto slow = [](int depth, int width, std::vector<double>& roots) {
+    std::vector<std::pair<std::uint64_t, int>> cur{{1, -1}};  // path, root move
+    roots.assign(kToyMoves, 0);
     for (int d = 0; d < depth; ++d) {
-      std::vector<std::pair<std::uint64_t, int>> kids;  // path, parent
-      for (int i = 0; i < static_cast<int>(cur.size()); ++i)
-        for (int m = 0; m < kToyMoves; ++m) kids.emplace_back(cur[i] * kToyMoves + m, i);
+      std::vector<std::pair<std::uint64_t, int>> kids;
+      for (const auto& [path, root] : cur)
+        for (int m = 0; m < kToyMoves; ++m) kids.emplace_back(path * kToyMoves + m, d ? root : m);
       std::sort(kids.begin(), kids.end(), [](const auto& a, const auto& b) {
         return ToyModel::of(a.first) > ToyModel::of(b.first);
       });
-      const int w = shape.taper == 0.0
-                        ? width
-                        : beam::Beam<ToyGame, ToyModel>::layer_width(width, depth, d, shape.taper);
-      std::vector<int> taken(cur.size(), 0);
-      std::vector<std::uint64_t> next;
-      for (const auto& [path, parent] : kids) {
-        if (static_cast<int>(next.size()) == w) break;
-        if (d > 0 && shape.per_parent > 0 && taken[parent] >= shape.per_parent) continue;
-        ++taken[parent];
-        next.push_back(path);
-      }
-      cur = next;
+      if (static_cast<int>(kids.size()) > width) kids.resize(static_cast<std::size_t>(width));
+      cur = kids;
+      // Each root move's value: its best line's, or the layer's worst less one.
+      const double worst = ToyModel::of(cur.back().first);
+      std::vector<bool> has(kToyMoves, false);
+      for (const auto& [path, root] : cur)
+        if (!has[root] || ToyModel::of(path) > roots[root])
+          roots[root] = ToyModel::of(path), has[root] = true;
+      for (int r = 0; r < kToyMoves; ++r)
+        if (!has[r]) roots[r] = worst - 1;
     }
     std::vector<double> v;
-    for (std::uint64_t p : cur) v.push_back(ToyModel::of(p));
-    std::sort(v.rbegin(), v.rend());
-    return v;
+    for (const auto& l : cur) v.push_back(ToyModel::of(l.first));
+    return v;  // best first
   };
-  for (int depth : {3, 4}) {
-    for (const beam::PassShape shape :
-         {beam::PassShape{}, beam::PassShape{0.8, 0}, beam::PassShape{-0.6, 0},
-          beam::PassShape{0.0, 1}, beam::PassShape{0.0, 2}, beam::PassShape{0.5, 3}}) {
-      for (int width : {4, 9, 20}) {
-        INFO("depth " << depth << " width " << width << " taper " << shape.taper << " per_parent "
-                      << shape.per_parent);
-        const std::vector<double> want = slow(depth, width, shape);
-        ToyGame g;
-        g.depth = depth;
-        ToyModel model;
-        beam::Beam<ToyGame, ToyModel> b(width, kToyMoves);
-        const SearchLimits lim = budget(std::uint64_t{1} << 40);
-        SearchBudget nodes(lim, 16);
-        REQUIRE(b.pass(g, model, ToyGame::State{}, depth, width, nodes, shape));
-        std::vector<double> got;
-        for (int k = 1; k <= static_cast<int>(want.size()); ++k)
-          got.push_back(b.best_lines_mean(k) * k -
-                        (k > 1 ? b.best_lines_mean(k - 1) * (k - 1) : 0));
-        REQUIRE(got.size() == want.size());
-        for (std::size_t i = 0; i < want.size(); ++i) CHECK(got[i] == doctest::Approx(want[i]));
-        CHECK(b.best_lines_mean(100000) ==
-              doctest::Approx(std::accumulate(want.begin(), want.end(), 0.0) / want.size()));
+  for (int depth : {1, 3, 4}) {
+    for (int width : {1, 4, 9, 20, 2000}) {
+      INFO("depth " << depth << " width " << width);
+      std::vector<double> roots;
+      const std::vector<double> want = slow(depth, width, roots);
+      ToyGame g;
+      g.depth = depth;
+      ToyModel model;
+      beam::Beam<ToyGame, ToyModel> b(width, kToyMoves);
+      const SearchLimits lim = budget(std::uint64_t{1} << 40);
+      SearchBudget nodes(lim, 16);
+      REQUIRE(b.pass(g, model, ToyGame::State{}, depth, width, nodes));
+      double prev = 0;
+      for (int k = 1; k <= static_cast<int>(want.size()); ++k) {
+        const double sum = b.best_lines_mean(k) * k;
+        CHECK(sum - prev == doctest::Approx(want[static_cast<std::size_t>(k - 1)]).epsilon(1e-9));
+        prev = sum;
       }
+      CHECK(b.best_lines_mean(100000) * static_cast<double>(want.size()) == doctest::Approx(prev));
+      REQUIRE(b.root_values().size() == roots.size());
+      for (std::size_t r = 0; r < roots.size(); ++r) CHECK(b.root_values()[r] == roots[r]);
     }
   }
 }
