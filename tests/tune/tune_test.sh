@@ -120,15 +120,19 @@ resume)
     cmp <(grep -v '^#' "$m-whole/best.toml") <(grep -v '^#' "$m-cut/best.toml") ||
       fail "$m: best.toml differs"
   done
-  # A second run on a directory in use is refused.
+  # A second run on a directory in use is refused. (The first has no -j: it plays on as many
+  # workers as there are cores, as its help says.)
   "$tactica" tune --agent "$cfg/synth-hanpang.toml" -p x --seeds 1-50 -n 400 -o busy --no-progress \
-    > /dev/null 2>&1 &
+    > /dev/null 2> busy-run.err &
   pid=$!
   for _ in $(seq 100); do [[ -s busy/run.json ]] && break; sleep 0.1; done  # it has begun
   "$tactica" tune --resume busy > busy.out 2>&1 && status=0 || status=$?
+  for _ in $(seq 100); do grep -q "local workers" busy-run.err && break; sleep 0.1; done
   kill -TERM "$pid"; wait "$pid" || true
   [[ $status -eq 2 ]] || fail "a second run on a busy directory exited $status"
   grep -q "in use by another tactica tune" busy.out || fail "busy: $(cat busy.out)"
+  grep -q "on $(getconf _NPROCESSORS_ONLN) local workers" busy-run.err ||
+    fail "tune without -j: $(head -1 busy-run.err) (expected $(getconf _NPROCESSORS_ONLN) workers)"
   ;;
 bad)
   H=$cfg/synth-hanpang.toml I=$cfg/synth-icebreaking.toml
