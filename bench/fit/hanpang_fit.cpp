@@ -23,7 +23,6 @@
 // A term `x@late` is x times max(0, 1 - left / 100): x's weight changing through the game.
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -98,9 +97,8 @@ std::array<double, kTerms> terms(const hanpang::State& s, const common::HanpangW
   double low_big = 0, top_big = 0;
   if (big) {
     for (int c = 0; c < kCols; ++c) {
-      const auto lane = static_cast<std::uint32_t>(big->cells >> (c * kLane)) & 0x7FFFu;
-      low_big += lane & 1u;
-      if (lane) top_big = std::max<double>(top_big, 32 - std::countl_zero(lane));
+      low_big += static_cast<double>((big->cells >> (c * kLane)) & 1u);
+      top_big = std::max<double>(top_big, common::column_top(big->cells, c));
     }
   }
   const double loose = std::max(0, top_count - top_group);

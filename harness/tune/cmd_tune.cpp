@@ -56,9 +56,6 @@ void register_tune(CLI::App& app, Context& ctx) {
       "tune a config's parameters with SPSA or CMA-ES, every candidate played by the judge "
       "(docs/TUNING.md)");
   auto& rq = o->request;
-  // -j's default, as bench's and tourney's: the cores (also on --resume, which takes no -j from
-  // its run.json).
-  o->runner.workers = harness::core_count();
   // The options that define a new run: --resume takes them from the run's run.json instead.
   std::vector<const CLI::Option*> run_options;
   const auto run_option = [&run_options, sub = t](const std::string& name, auto& value,

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "judge/judge.hpp"
+#include "runner/runner.hpp"
 #include "tactica/strategy.hpp"
 
 namespace tactica::tune {
@@ -92,7 +93,7 @@ TuneSpec make_spec(const TuneRequest& request);
 struct RunnerOptions {
   std::string dir;
   bool resume = false;
-  int workers = 1;
+  int workers = harness::core_count();  // games at once (-j): the cores, as bench's RunOptions
   std::string sshlogin;  // non-empty: play through GNU parallel
   std::string plot;      // SVG written at the end (and after every step)
   bool progress = true;

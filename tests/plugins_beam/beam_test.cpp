@@ -233,7 +233,7 @@ struct ToyModel {
   Reply world(ToyGame::State&, int) { return {}; }
   void replay(ToyGame::State&, Reply, int) const {}
   double value(const ToyGame::State& s) const { return of(s.path); }
-  std::uint64_t key(const ToyGame::State& s) const { return s.path << 1; }
+  std::uint64_t key(const ToyGame::State& s) const { return ToyGame{}.key(s); }
   bool hopeless(double) const { return false; }
 };
 
